@@ -1,0 +1,134 @@
+//! What every command shares: loading the catalogue, choosing formats and colour, printing.
+
+use super::args::{Cli, ColorChoice, Deny};
+use crate::diag::{Diagnostic, Level, Summary};
+use crate::load::{self, Loaded};
+use crate::render::diagnostics;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// The engine could not do its job (exit code 2).
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<load::Fatal> for Failure {
+    fn from(e: load::Fatal) -> Self {
+        Failure(e.0)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure(format!("cannot write output: {e}"))
+    }
+}
+
+pub fn root(cli: &Cli) -> PathBuf {
+    cli.catalogue.clone().unwrap_or_else(load::default_root)
+}
+
+/// The root as the user named it, for paths in output (`catalogue/checks/X.md`).
+pub fn prefix(cli: &Cli) -> String {
+    root(cli).to_string_lossy().replace('\\', "/")
+}
+
+pub fn load(cli: &Cli) -> Result<Loaded, Failure> {
+    Ok(load::load(&root(cli))?)
+}
+
+/// The requested format, checked against what this command offers (first = default).
+pub fn format<'a>(cli: &Cli, offered: &[&'a str]) -> Result<&'a str, Failure> {
+    match &cli.format {
+        None => Ok(offered.first().copied().unwrap_or("human")),
+        Some(f) => offered.iter().copied().find(|o| o == f).ok_or_else(|| {
+            Failure(format!(
+                "this command has no `{f}` format; choose one of: {}",
+                offered.join(", ")
+            ))
+        }),
+    }
+}
+
+pub fn color(cli: &Cli) -> bool {
+    match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+pub fn deny_warnings(cli: &Cli) -> bool {
+    cli.deny == Some(Deny::Warnings)
+}
+
+pub fn print(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// For data commands: load problems go to stderr (never silently), the data to stdout.
+pub fn warn_load_problems(cli: &Cli, loaded: &Loaded) {
+    let s = Summary::of(&loaded.diagnostics);
+    if s.errors > 0 && !cli.quiet {
+        eprintln!(
+            "auditbook: warning: {} file(s) could not be read or typed and are left out; run `auditbook lint` for details",
+            loaded.catalogue.broken.len().max(1)
+        );
+    }
+}
+
+/// Print diagnostics in the chosen format and return the exit code they call for.
+pub fn report(
+    cli: &Cli,
+    diags: Vec<Diagnostic>,
+    loaded: &Loaded,
+    fmt: &str,
+    extra: serde_json::Map<String, serde_json::Value>,
+) -> Result<u8, Failure> {
+    let summary = Summary::of(&diags);
+    let prefix = prefix(cli);
+    let shown: Vec<Diagnostic> = if cli.quiet {
+        diags
+            .iter()
+            .filter(|d| d.level != Level::Note)
+            .cloned()
+            .collect()
+    } else {
+        diags.clone()
+    };
+    let text = match fmt {
+        "json" => diagnostics::json(&diags, extra),
+        "github" => diagnostics::github(&shown, &prefix),
+        "sarif" => diagnostics::sarif(&diags, &prefix),
+        _ => {
+            let mut t = diagnostics::human(&shown, &loaded.catalogue.sources, &prefix, color(cli));
+            if cli.quiet {
+                // The summary line is the last line; quiet drops it.
+                let cut = t
+                    .trim_end_matches('\n')
+                    .rfind('\n')
+                    .map(|i| i + 1)
+                    .unwrap_or(0);
+                t.truncate(cut);
+            }
+            t
+        }
+    };
+    print(&text)?;
+    Ok(if summary.fails(deny_warnings(cli)) {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    })
+}

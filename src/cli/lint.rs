@@ -1,0 +1,19 @@
+//! `auditbook lint`
+
+use super::args::Cli;
+use super::common::{self, Failure};
+
+pub fn run(cli: &Cli) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
+    let loaded = common::load(cli)?;
+    let mut diags = loaded.diagnostics.clone();
+    diags.extend(crate::lint::run(&loaded.catalogue));
+    crate::diag::normalise(&mut diags);
+    let mut extra = serde_json::Map::new();
+    extra.insert("checks".into(), loaded.catalogue.checks.len().into());
+    extra.insert(
+        "mode".into(),
+        serde_json::to_value(loaded.catalogue.mode).unwrap_or_default(),
+    );
+    common::report(cli, diags, &loaded, fmt, extra)
+}

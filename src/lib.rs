@@ -1,0 +1,17 @@
+//! auditbook: load, lint, render and verify Markdown audit catalogues.
+//!
+//! Data flows one way: `load` reads files into a `model::Catalogue`, `lint` passes judge it and
+//! return `diag::Diagnostic`s, `render` turns models into text. No stage reaches back.
+
+// A `Diagnostic` is the error currency of every stage and travels by value; the Err path is
+// cold, so boxing it would only add noise.
+#![allow(clippy::result_large_err)]
+
+pub mod diag;
+pub mod dsl;
+pub mod lint;
+pub mod load;
+pub mod model;
+pub mod render;
+pub mod cli;
+pub mod select;

@@ -1,0 +1,72 @@
+//! applies_when expressions: syntax always; with a declared profile schema, full static typing
+//! (unknown fields, type mismatches, impossible literals, constant parts, the baseline field).
+
+use crate::diag::{codes, Code, Diagnostic};
+use crate::dsl::{self, FindingKind};
+use crate::model::{Catalogue, Check};
+
+pub fn code_for(kind: &FindingKind) -> &'static Code {
+    match kind {
+        FindingKind::UnknownField => &codes::EXPR_UNKNOWN_FIELD,
+        FindingKind::TypeMismatch => &codes::EXPR_TYPE,
+        FindingKind::LiteralOutsideVocabulary => &codes::EXPR_VOCABULARY,
+        FindingKind::IncludesOutsideVocabulary => &codes::EXPR_INCLUDES_VOCABULARY,
+        FindingKind::ConstantSubexpression => &codes::EXPR_CONSTANT_PART,
+        FindingKind::AlwaysTrue => &codes::EXPR_ALWAYS_TRUE,
+        FindingKind::Unsatisfiable => &codes::EXPR_UNSATISFIABLE,
+        FindingKind::ReadsBaselineField => &codes::EXPR_BASELINE,
+    }
+}
+
+/// Where the expression text starts in its file: (line, column of its first character).
+fn origin(cat: &Catalogue, c: &Check) -> (usize, usize) {
+    let line = c.field_line("applies_when");
+    let raw = cat
+        .sources
+        .get(&c.file)
+        .and_then(|t| t.split('\n').nth(line.saturating_sub(1)))
+        .unwrap_or("");
+    let col = raw
+        .find(c.applies_when.as_str())
+        .filter(|_| !c.applies_when.is_empty())
+        .map(|i| raw.get(..i).map(|p| p.chars().count()).unwrap_or(0) + 1)
+        .unwrap_or(1);
+    (line, col)
+}
+
+pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
+    let schema = cat.config.profile_schema();
+    let mut out = Vec::new();
+    for c in &cat.checks {
+        let src = c.applies_when.as_str();
+        let (line, col) = origin(cat, c);
+        let at = |code: &'static Code, span: dsl::Span, message: String, help: Option<String>| {
+            let width = src
+                .get(span.start..span.end.max(span.start))
+                .map(|s| s.chars().count())
+                .unwrap_or(1);
+            Diagnostic::new(code, message)
+                .file(c.file.clone())
+                .at(line, col + span.column(src) - 1)
+                .width(width)
+                .id(c.id.clone())
+                .help(help.unwrap_or_else(|| code.help.to_string()))
+        };
+        match dsl::parse(src) {
+            Err(e) => out.push(at(
+                &codes::EXPR_PARSE,
+                e.span,
+                format!("applies_when does not parse: {}", e.message),
+                None,
+            )),
+            Ok(expr) => {
+                if let Some(schema) = &schema {
+                    for f in dsl::check(&expr, schema) {
+                        out.push(at(code_for(&f.kind), f.span, f.message, f.help));
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,108 @@
+//! Identity of checks: the id's shape, its agreement with the file name and category, declared
+//! categories, and ids used twice.
+
+use crate::diag::{codes, Diagnostic};
+use crate::load::id_regex;
+use crate::model::{Catalogue, Check, Mode};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
+    let id_re = id_regex(&cat.config);
+    let mut out = Vec::new();
+    let mut by_id: BTreeMap<&str, Vec<&Check>> = BTreeMap::new();
+    for c in &cat.checks {
+        by_id.entry(c.id.as_str()).or_default().push(c);
+        let at = |field: &str, code, msg: String| {
+            Diagnostic::new(code, msg)
+                .file(c.file.clone())
+                .at(c.field_line(field), 1)
+                .id(c.id.clone())
+        };
+        if !id_re.is_match(&c.id) {
+            out.push(
+                at(
+                    "id",
+                    &codes::ID_PATTERN,
+                    format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
+                )
+                .help(codes::ID_PATTERN.help),
+            );
+        }
+        let stem = Path::new(&c.file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if stem != c.id {
+            out.push(
+                at(
+                    "id",
+                    &codes::ID_STEM,
+                    format!("id is `{}` but the file is `{stem}.md`", c.id),
+                )
+                .help(format!(
+                    "rename the file to `{}.md` or set `id: {stem}`",
+                    c.id
+                )),
+            );
+        }
+        let prefix = c.id.split('-').next().unwrap_or("");
+        if prefix != c.category {
+            out.push(
+                at(
+                    "category",
+                    &codes::ID_CATEGORY,
+                    format!(
+                        "category is `{}` but the id's prefix is `{prefix}`",
+                        c.category
+                    ),
+                )
+                .help(codes::ID_CATEGORY.help),
+            );
+        }
+        if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
+            let declared = cat.categories.join(", ");
+            let help = match crate::load::check::suggest(
+                &c.category,
+                cat.categories.iter().map(String::as_str),
+            ) {
+                Some(s) => format!("did you mean `{s}`? declared: {declared}"),
+                None => format!("declare it in catalogue.yaml; declared: {declared}"),
+            };
+            out.push(
+                at(
+                    "category",
+                    &codes::UNDECLARED_CATEGORY,
+                    format!(
+                        "category `{}` is not declared in catalogue.yaml",
+                        c.category
+                    ),
+                )
+                .help(help),
+            );
+        }
+    }
+    for (id, checks) in by_id {
+        if checks.len() < 2 {
+            continue;
+        }
+        let files: Vec<&str> = checks.iter().map(|c| c.file.as_str()).collect();
+        for c in &checks {
+            out.push(
+                Diagnostic::new(
+                    &codes::DUPLICATE_ID,
+                    format!(
+                        "id `{id}` is declared by {} files: {}",
+                        files.len(),
+                        files.join(", ")
+                    ),
+                )
+                .file(c.file.clone())
+                .at(c.field_line("id"), 1)
+                .id(id)
+                .help(codes::DUPLICATE_ID.help),
+            );
+        }
+    }
+    out
+}

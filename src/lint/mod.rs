@@ -1,0 +1,51 @@
+//! Lint passes: each judges the loaded model and returns diagnostics; none reads a file.
+
+pub mod applies_when;
+pub mod ids;
+pub mod manifest;
+pub mod references;
+pub mod sections;
+
+use crate::diag::{self, codes, Diagnostic};
+use crate::model::{Catalogue, Mode};
+
+/// Every lint pass over the catalogue, sorted, with the catalogue's accepted findings removed.
+pub fn run(cat: &Catalogue) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    out.extend(compatibility_note(cat));
+    out.extend(ids::check(cat));
+    out.extend(manifest::check(cat));
+    out.extend(references::check(cat));
+    out.extend(sections::check(cat));
+    out.extend(applies_when::check(cat));
+    out.retain(|d| !allowed(cat, d));
+    diag::normalise(&mut out);
+    out
+}
+
+/// Findings the maintainers accepted in `lint.allow` (by code and id, each with a reason).
+fn allowed(cat: &Catalogue, d: &Diagnostic) -> bool {
+    let Some(lint) = &cat.config.lint else {
+        return false;
+    };
+    lint.allow
+        .iter()
+        .any(|a| a.code == d.code && d.id.as_deref() == Some(a.id.as_str()))
+}
+
+/// Compatibility mode says once what it could not check, never silently.
+fn compatibility_note(cat: &Catalogue) -> Option<Diagnostic> {
+    (cat.mode == Mode::Compatibility).then(|| {
+        Diagnostic::new(
+            &codes::COMPATIBILITY_MODE,
+            format!(
+                "no catalogue.yaml: read in compatibility mode; for {} checks the applies_when \
+                 expressions were checked for syntax only (no profile schema), and retired ids, \
+                 rule coverage, required sections and document claims were not checked \
+                 (nothing declares them)",
+                cat.checks.len()
+            ),
+        )
+        .help(codes::COMPATIBILITY_MODE.help)
+    })
+}

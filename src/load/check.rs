@@ -1,0 +1,435 @@
+//! Typing a check file: frontmatter fields into a `Check`, body into sections, pass criteria
+//! and references. Every field problem in a file is reported at once; a file with any of them
+//! yields no `Check` (its id still counts as existing, see `BrokenCheck`).
+
+use super::frontmatter::{self, describe, Fields, Split};
+use super::markdown::{self, IdRules};
+use crate::diag::{codes, Code, Diagnostic};
+use crate::model::config::BaselineConfig;
+use crate::model::{Adoption, Check, Criterion, Section};
+use serde_yaml::Value;
+use std::collections::BTreeMap;
+
+pub const REQUIRED: &[&str] = &["id", "title", "category", "severity", "applies_when"];
+pub const OPTIONAL: &[&str] = &[
+    "spec_baseline",
+    "adoption",
+    "evidence_required",
+    "pdf_ref",
+    "spec_ref",
+];
+pub const PASS_CRITERIA: &str = "Pass Criteria";
+
+/// What typing a check needs to know about the catalogue.
+pub struct Vocab<'a> {
+    pub severities: &'a [String],
+    pub baselines: &'a BaselineConfig,
+    pub extra_fields: &'a [String],
+}
+
+/// Type a check file's frontmatter. The body is kept as text; `attach_body` reads it once the
+/// categories are known (in compatibility mode they come from all the checks' frontmatter).
+pub fn load(file: &str, text: &str, vocab: &Vocab<'_>) -> Result<Check, Vec<Diagnostic>> {
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned());
+    let with_file = |id: Option<String>| {
+        move |mut d: Vec<Diagnostic>| {
+            for x in &mut d {
+                x.file = Some(file.to_string());
+                x.id = x.id.take().or_else(|| id.clone());
+            }
+            d
+        }
+    };
+    let split = frontmatter::split(text).map_err(|d| with_file(stem.clone())(vec![d]))?;
+    let fields = frontmatter::parse_fields(&split).map_err(with_file(stem.clone()))?;
+    // The check's own id when it is readable, else the file name's.
+    let id = match fields.map.get("id") {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => stem,
+    };
+    let mut check = type_fields(&split, fields, vocab).map_err(with_file(id))?;
+    check.file = file.to_string();
+    Ok(check)
+}
+
+/// Reads fields off the mapping, recording every problem.
+struct Reader<'s> {
+    split: &'s Split<'s>,
+    fields: Fields,
+    errors: Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    fn line(&self, key: &str) -> usize {
+        self.fields
+            .lines
+            .get(key)
+            .copied()
+            .unwrap_or(self.split.yaml_line.saturating_sub(1).max(1))
+    }
+
+    /// Column and width of the value on a key's line, for carets under the value.
+    fn value_span(&self, key: &str) -> (usize, usize) {
+        let line = self.line(key);
+        let raw = self
+            .split
+            .yaml
+            .split('\n')
+            .nth(line.saturating_sub(self.split.yaml_line))
+            .unwrap_or("");
+        match raw.split_once(':') {
+            Some((k, v)) if k.trim_end() == key => {
+                let lead = v.len() - v.trim_start().len();
+                let col = k.chars().count() + 1 + v[..lead].chars().count() + 1;
+                (col, v.trim().chars().count().max(1))
+            }
+            _ => (1, key.chars().count()),
+        }
+    }
+
+    /// The value as written in the file, for messages ("YAML read `1.10` as …").
+    fn raw_value(&self, key: &str) -> String {
+        let line = self.line(key);
+        self.split
+            .yaml
+            .split('\n')
+            .nth(line.saturating_sub(self.split.yaml_line))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    }
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.map.get(key)
+    }
+
+    fn err(&mut self, code: &'static Code, key: &str, message: String, help: Option<String>) {
+        let (col, width) = self.value_span(key);
+        let d = Diagnostic::new(code, message)
+            .at(self.line(key), col)
+            .width(width)
+            .help(help.unwrap_or_else(|| code.help.to_string()));
+        self.errors.push(d);
+    }
+
+    /// A string field; `None` when absent. Non-strings are reported, never converted.
+    fn string(&mut self, key: &str, required: bool) -> Option<String> {
+        match self.get(key).cloned() {
+            None => {
+                if required {
+                    let line = self.split.yaml_line.saturating_sub(1).max(1);
+                    self.errors.push(
+                        Diagnostic::new(
+                            &codes::MISSING_FIELD,
+                            format!("required field `{key}` is missing"),
+                        )
+                        .at(line, 1)
+                        .width(3)
+                        .help(format!("add `{key}: …` to the frontmatter")),
+                    );
+                }
+                None
+            }
+            Some(Value::String(s)) if s.trim().is_empty() => {
+                self.err(
+                    &codes::EMPTY_VALUE,
+                    key,
+                    format!("`{key}` is empty; expected a non-empty string"),
+                    None,
+                );
+                None
+            }
+            Some(Value::String(s)) => Some(s),
+            Some(Value::Null) => {
+                self.err(
+                    &codes::EMPTY_VALUE,
+                    key,
+                    format!("`{key}` has no value; expected a non-empty string"),
+                    None,
+                );
+                None
+            }
+            Some(other) => {
+                let raw = self.raw_value(key);
+                self.err(
+                    &codes::WRONG_TYPE,
+                    key,
+                    format!(
+                        "`{key}` must be a string; YAML reads `{raw}` as {}",
+                        describe(&other)
+                    ),
+                    Some(format!("quote the value: `{key}: \"{raw}\"`")),
+                );
+                None
+            }
+        }
+    }
+
+    fn vocabulary(
+        &mut self,
+        key: &str,
+        code: &'static Code,
+        allowed: &[String],
+        value: Option<&Value>,
+    ) -> Option<String> {
+        let found = match value {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                let raw = self.raw_value(key);
+                self.err(
+                    code,
+                    key,
+                    format!(
+                        "`{key}` is `{raw}` ({}); expected one of {}",
+                        describe(other),
+                        list(allowed)
+                    ),
+                    None,
+                );
+                return None;
+            }
+            None => return None,
+        };
+        if allowed.contains(&found) {
+            return Some(found);
+        }
+        let help = suggest(&found, allowed.iter().map(String::as_str))
+            .map(|s| format!("did you mean `{s}`?"));
+        self.err(
+            code,
+            key,
+            format!("`{key}` is `{found}`; expected one of {}", list(allowed)),
+            help,
+        );
+        None
+    }
+}
+
+fn list(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The closest candidate, if it is close enough to be a plausible typo.
+pub fn suggest<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(found, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 4) && *d < c.len())
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn type_fields(
+    split: &Split<'_>,
+    fields: Fields,
+    vocab: &Vocab<'_>,
+) -> Result<Check, Vec<Diagnostic>> {
+    let lines = fields.lines.clone();
+    let mut r = Reader {
+        split,
+        fields,
+        errors: Vec::new(),
+    };
+
+    // Keys first: an unknown key is the typo that silently changes nothing.
+    let known: Vec<&str> = REQUIRED
+        .iter()
+        .chain(OPTIONAL)
+        .copied()
+        .chain(vocab.extra_fields.iter().map(String::as_str))
+        .collect();
+    let keys: Vec<Value> = r.fields.map.keys().cloned().collect();
+    let mut extra = BTreeMap::new();
+    for key in keys {
+        let Value::String(k) = &key else {
+            let d = Diagnostic::new(
+                &codes::WRONG_TYPE,
+                format!("frontmatter keys must be strings, found {}", describe(&key)),
+            )
+            .line(split.yaml_line);
+            r.errors.push(d);
+            continue;
+        };
+        if vocab.extra_fields.iter().any(|e| e == k) {
+            if let Some(v) = r.get(k) {
+                extra.insert(k.clone(), serde_json::to_value(v).unwrap_or_default());
+            }
+        } else if !known.contains(&k.as_str()) {
+            let help = match suggest(k, known.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`? (or declare `{k}` under extra_fields)"),
+                None => codes::UNKNOWN_FIELD.help.to_string(),
+            };
+            let line = r.line(k);
+            r.errors.push(
+                Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
+                    .at(line, 1)
+                    .width(k.chars().count())
+                    .help(help),
+            );
+        }
+    }
+
+    let id = r.string("id", true);
+    let title = r.string("title", true);
+    let category = r.string("category", true);
+    let applies_when = r.string("applies_when", true);
+    let severity = match r.get("severity").cloned() {
+        None => r.string("severity", true),
+        v => r.vocabulary(
+            "severity",
+            &codes::BAD_SEVERITY,
+            vocab.severities,
+            v.as_ref(),
+        ),
+    };
+
+    let mut defaulted = Vec::new();
+    let adoption = match r.get("adoption").cloned() {
+        None => {
+            defaulted.push("adoption");
+            Some(Adoption::Enforced)
+        }
+        v => {
+            let allowed = ["enforced".to_string(), "advisory".to_string()];
+            r.vocabulary("adoption", &codes::BAD_ADOPTION, &allowed, v.as_ref())
+                .and_then(|s| Adoption::parse(&s))
+        }
+    };
+
+    let baselines = vocab.baselines;
+    let mut alias = None;
+    let spec_baseline = match r.get("spec_baseline").cloned() {
+        None => {
+            defaulted.push("spec_baseline");
+            Some(baselines.default.clone())
+        }
+        Some(Value::String(s)) if baselines.aliases.contains_key(&s) => {
+            alias = Some(s.clone());
+            baselines.aliases.get(&s).cloned()
+        }
+        v => {
+            let mut allowed = baselines.values.clone();
+            allowed.extend(baselines.aliases.keys().cloned());
+            r.vocabulary("spec_baseline", &codes::BAD_BASELINE, &allowed, v.as_ref())
+        }
+    };
+
+    let evidence_required = match r.get("evidence_required").cloned() {
+        None => {
+            defaulted.push("evidence_required");
+            Some(1)
+        }
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|v| v <= u64::from(u32::MAX)) => {
+            n.as_u64().and_then(|v| u32::try_from(v).ok())
+        }
+        Some(other) => {
+            let raw = r.raw_value("evidence_required");
+            r.err(
+                &codes::BAD_EVIDENCE,
+                "evidence_required",
+                format!(
+                    "`evidence_required` is `{raw}` ({}); expected a whole number of at least 0",
+                    describe(&other)
+                ),
+                None,
+            );
+            None
+        }
+    };
+
+    let pdf_ref = r.string("pdf_ref", false);
+    let spec_ref = r.string("spec_ref", false);
+
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    match (
+        id,
+        title,
+        category,
+        severity,
+        applies_when,
+        adoption,
+        spec_baseline,
+        evidence_required,
+    ) {
+        (
+            Some(id),
+            Some(title),
+            Some(category),
+            Some(severity),
+            Some(applies_when),
+            Some(adoption),
+            Some(spec_baseline),
+            Some(evidence_required),
+        ) => Ok(Check {
+            id,
+            title,
+            category,
+            severity,
+            applies_when,
+            spec_baseline,
+            adoption,
+            evidence_required,
+            pdf_ref,
+            spec_ref,
+            extra,
+            defaulted,
+            spec_baseline_alias: alias,
+            file: String::new(),
+            field_lines: lines,
+            body_line: split.body_line,
+            sections: Vec::new(),
+            pass_criteria: Vec::new(),
+            references: Vec::new(),
+            body: split.body.to_string(),
+        }),
+        // Every `None` above pushed an error, so this arm is unreachable in practice; it still
+        // answers with a diagnostic rather than a panic.
+        _ => Err(vec![Diagnostic::new(
+            &codes::YAML_INVALID,
+            "the frontmatter could not be read",
+        )
+        .line(split.yaml_line)]),
+    }
+}
+
+/// Read the body: level-2 sections, the pass criteria, and references to other checks.
+pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
+    let body = check.body.as_str();
+    let outline = markdown::outline(body, check.body_line, ids, Some(&check.id));
+    let level2: Vec<usize> = (0..outline.headings.len())
+        .filter(|&i| outline.headings.get(i).is_some_and(|h| h.level == 2))
+        .collect();
+    check.sections = level2
+        .iter()
+        .filter_map(|&i| {
+            let h = outline.headings.get(i)?;
+            Some(Section {
+                title: h.text.clone(),
+                line: h.line,
+                content: outline.section_range(i, body.len())?,
+            })
+        })
+        .collect();
+    if let Some(pc) = check.sections.iter().find(|s| s.title == PASS_CRITERIA) {
+        let range = pc.content.clone();
+        check.pass_criteria = outline
+            .task_items
+            .iter()
+            .filter(|t| range.contains(&t.offset))
+            .map(|t| Criterion {
+                text: t.text.clone(),
+                checked: t.checked,
+                line: t.line,
+            })
+            .collect();
+    }
+    check.references = outline.references;
+}

@@ -1,0 +1,166 @@
+//! Reading `catalogue.yaml` into `Config`: unknown top-level keys get a "did you mean", every
+//! other shape error keeps serde_yaml's line, and values that parse but cannot be used (a bad
+//! regex) are reported here because loading cannot go on with them.
+
+use super::check::suggest;
+use super::frontmatter::{top_level_key, yaml_error};
+use crate::diag::{codes, Diagnostic};
+use crate::model::config::{Config, TOP_LEVEL_KEYS};
+use regex::Regex;
+use std::collections::BTreeSet;
+
+pub const FILE_NAME: &str = "catalogue.yaml";
+
+/// Parse the configuration. On errors the default configuration is returned with them, so the
+/// rest of the catalogue is still read and reported on.
+pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let Some(key) = top_level_key(raw) else {
+            continue;
+        };
+        if !TOP_LEVEL_KEYS.contains(&key) {
+            let help = match suggest(key, TOP_LEVEL_KEYS.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => codes::CONFIG_UNKNOWN_KEY.help.to_string(),
+            };
+            diags.push(
+                Diagnostic::new(
+                    &codes::CONFIG_UNKNOWN_KEY,
+                    format!("unknown key `{key}` in catalogue.yaml"),
+                )
+                .file(FILE_NAME)
+                .at(i + 1, 1)
+                .width(key.chars().count())
+                .help(help),
+            );
+        }
+    }
+    if !diags.is_empty() {
+        return (Config::default(), diags);
+    }
+    let config = if text.trim().is_empty() {
+        Config::default()
+    } else {
+        match serde_yaml::from_str::<Config>(text) {
+            Ok(c) => c,
+            Err(e) => {
+                let mut d = yaml_error(&e, 1);
+                if d.code == codes::YAML_INVALID.code {
+                    d.code = codes::CONFIG_INVALID.code;
+                    d.help = Some(codes::CONFIG_INVALID.help.to_string());
+                }
+                diags.push(d.file(FILE_NAME));
+                return (Config::default(), diags);
+            }
+        }
+    };
+    diags.extend(validate(&config, text));
+    (config, diags)
+}
+
+/// The line of the first occurrence of `needle` in the text, for value-level findings.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.split('\n')
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .unwrap_or(1)
+}
+
+fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
+    Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
+        .file(FILE_NAME)
+        .line(line_of(text, needle))
+        .help(codes::CONFIG_BAD_VALUE.help)
+}
+
+fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    if let Some(p) = &config.id_pattern {
+        if let Err(e) = Regex::new(p) {
+            diags.push(bad_value(
+                text,
+                "id_pattern",
+                format!("id_pattern is not a valid regular expression: {e}"),
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for c in &config.categories {
+        if !seen.insert(c.prefix.as_str()) {
+            diags.push(bad_value(
+                text,
+                &format!("prefix: {}", c.prefix),
+                format!("category prefix `{}` is declared twice", c.prefix),
+            ));
+        }
+    }
+    if let Some(sev) = &config.severities {
+        if sev.is_empty() {
+            diags.push(bad_value(
+                text,
+                "severities",
+                "severities is empty; expected at least one".into(),
+            ));
+        }
+        for b in config.blocking_severities() {
+            if !sev.contains(&b) {
+                diags.push(bad_value(
+                    text,
+                    "blocking_severities",
+                    format!("blocking severity `{b}` is not one of the declared severities"),
+                ));
+            }
+        }
+    }
+    let b = config.baselines();
+    for v in [&b.default, &b.universal]
+        .into_iter()
+        .chain(b.aliases.values())
+    {
+        if !b.values.contains(v) {
+            diags.push(bad_value(
+                text,
+                "spec_baselines",
+                format!("baseline `{v}` is used in spec_baselines but not listed in its values"),
+            ));
+        }
+    }
+    diags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_top_level_key_has_suggestion_and_line() {
+        let (_, d) = parse("name: x\ncategoires: []\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, "AB121");
+        assert_eq!(d[0].line, Some(2));
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `categories`?"));
+    }
+
+    #[test]
+    fn nested_unknown_key_keeps_yaml_line() {
+        let (_, d) = parse("name: x\ncategories:\n  - {prefix: A, name: B, colour: red}\n");
+        assert_eq!(d[0].code, "AB120");
+        assert_eq!(d[0].line, Some(3));
+    }
+
+    #[test]
+    fn bad_regex_and_duplicate_prefix() {
+        let (_, d) = parse("id_pattern: '^[A-Z'\ncategories:\n  - {prefix: A, name: B}\n  - {prefix: A, name: C}\n");
+        let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["AB122", "AB122"]);
+    }
+
+    #[test]
+    fn clean_config_is_silent() {
+        let (c, d) =
+            parse("name: x\nversion: 1.0.0\ncategories:\n  - {prefix: FID, name: Data fidelity}\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(c.categories.len(), 1);
+    }
+}

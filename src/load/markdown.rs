@@ -1,0 +1,421 @@
+//! One pass of pulldown-cmark over a Markdown text, yielding everything the engine reads from
+//! Markdown: headings (for sections), task-list items (pass criteria), tables (rule mappings) and
+//! references to checks (links and mentions). Checks, rules and documents all go through here,
+//! so a link means the same thing wherever it is written.
+
+use crate::model::{RefKind, Reference};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use regex::Regex;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// What decides whether a token or a link target is a check id.
+pub struct IdRules<'a> {
+    /// The catalogue's id pattern (anchored).
+    pub id_pattern: &'a Regex,
+    /// Category prefixes: a mention counts only if its prefix is one of these.
+    pub categories: &'a [String],
+    /// The last path component of the checks directory (`checks`).
+    pub checks_dir: &'a str,
+}
+
+impl IdRules<'_> {
+    fn is_mention(&self, token: &str) -> bool {
+        self.id_pattern.is_match(token)
+            && token
+                .split('-')
+                .next()
+                .is_some_and(|p| self.categories.iter().any(|c| c == p))
+    }
+
+    /// The check id a link destination points at, if it ends in `<checks_dir>/<ID>.md`.
+    pub fn link_target(&self, dest: &str) -> Option<String> {
+        let path = dest.split(['#', '?']).next().unwrap_or(dest);
+        let mut parts = path.rsplit('/');
+        let file = parts.next()?;
+        let dir = parts.next()?;
+        let stem = file.strip_suffix(".md")?;
+        (dir == self.checks_dir && self.id_pattern.is_match(stem)).then(|| stem.to_string())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heading {
+    pub level: u8,
+    pub text: String,
+    pub line: usize,
+    /// Byte range of the whole heading in the text.
+    pub range: Range<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskItem {
+    pub text: String,
+    pub checked: bool,
+    pub line: usize,
+    pub offset: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub text: String,
+    /// References inside this cell (indices into `Outline::references`).
+    pub references: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub line: usize,
+    pub cells: Vec<Cell>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub line: usize,
+    pub offset: usize,
+    pub header: Vec<Cell>,
+    pub rows: Vec<Row>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outline {
+    pub headings: Vec<Heading>,
+    pub task_items: Vec<TaskItem>,
+    pub tables: Vec<Table>,
+    pub references: Vec<Reference>,
+}
+
+impl Outline {
+    /// Byte range of the content under the heading at `index`: up to the next heading of the
+    /// same or a higher level (a smaller number), or the end of the text.
+    pub fn section_range(&self, index: usize, text_len: usize) -> Option<Range<usize>> {
+        let h = self.headings.get(index)?;
+        let end = self
+            .headings
+            .iter()
+            .skip(index + 1)
+            .find(|n| n.level <= h.level)
+            .map(|n| n.range.start)
+            .unwrap_or(text_len);
+        Some(h.range.end..end.max(h.range.end))
+    }
+}
+
+fn token_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    // Hyphen-joined words: `FID-003` is one token, `FID-003-x` another, `SHA-256` another.
+    RE.get_or_init(|| {
+        Regex::new(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*").unwrap_or_else(|_| unreachable!())
+    })
+}
+
+/// Position helper: 1-based line/column of a byte offset in `text`, shifted by `first_line`.
+struct Lines<'t> {
+    text: &'t str,
+    index: super::text::LineIndex,
+    first_line: usize,
+}
+
+impl Lines<'_> {
+    fn at(&self, offset: usize) -> (usize, usize) {
+        let (l, c) = self.index.position(self.text, offset);
+        (l + self.first_line - 1, c)
+    }
+}
+
+/// Outline `text`, whose first line is line `first_line` of its file. `self_id` (a check's own
+/// id) is never reported as a reference.
+pub fn outline(
+    text: &str,
+    first_line: usize,
+    rules: &IdRules<'_>,
+    self_id: Option<&str>,
+) -> Outline {
+    let lines = Lines {
+        text,
+        index: super::text::LineIndex::new(text),
+        first_line,
+    };
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
+    let mut out = Outline::default();
+    let mut heading: Option<(u8, usize, String)> = None;
+    let mut task: Option<TaskItem> = None;
+    let mut table: Option<Table> = None;
+    let mut row: Option<Row> = None;
+    let mut cell: Option<Cell> = None;
+    // Target of the check link we are inside, so its own text is not a second reference.
+    let mut link_stack: Vec<Option<String>> = Vec::new();
+    let mut in_code_block = 0usize;
+
+    let push_ref = |out: &mut Outline, cell: &mut Option<Cell>, r: Reference| {
+        if self_id == Some(r.target.as_str()) {
+            return;
+        }
+        if let Some(c) = cell.as_mut() {
+            c.references.push(out.references.len());
+        }
+        out.references.push(r);
+    };
+
+    for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code_block += 1,
+            Event::End(TagEnd::CodeBlock) => in_code_block = in_code_block.saturating_sub(1),
+            Event::Start(Tag::Heading { level, .. }) => {
+                heading = Some((level as u8, range.start, String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, start, t)) = heading.take() {
+                    let (line, _) = lines.at(start);
+                    out.headings.push(Heading {
+                        level,
+                        text: t.trim().to_string(),
+                        line,
+                        range: start..range.end,
+                    });
+                }
+            }
+            Event::Start(Tag::Item) => {
+                if let Some(t) = task.take() {
+                    out.task_items.push(finish_task(t));
+                }
+            }
+            Event::TaskListMarker(checked) => {
+                let (line, _) = lines.at(range.start);
+                task = Some(TaskItem {
+                    text: String::new(),
+                    checked,
+                    line,
+                    offset: range.start,
+                });
+            }
+            Event::End(TagEnd::Item) => {
+                if let Some(t) = task.take() {
+                    out.task_items.push(finish_task(t));
+                }
+            }
+            Event::Start(Tag::Table(_)) => {
+                let (line, _) = lines.at(range.start);
+                table = Some(Table {
+                    line,
+                    offset: range.start,
+                    header: Vec::new(),
+                    rows: Vec::new(),
+                });
+            }
+            Event::End(TagEnd::Table) => {
+                if let Some(t) = table.take() {
+                    out.tables.push(t);
+                }
+            }
+            Event::Start(Tag::TableRow) => {
+                let (line, _) = lines.at(range.start);
+                row = Some(Row {
+                    line,
+                    cells: Vec::new(),
+                });
+            }
+            Event::End(TagEnd::TableRow) => {
+                if let (Some(r), Some(t)) = (row.take(), table.as_mut()) {
+                    t.rows.push(r);
+                }
+            }
+            Event::Start(Tag::TableCell) => {
+                cell = Some(Cell {
+                    text: String::new(),
+                    references: Vec::new(),
+                });
+            }
+            Event::End(TagEnd::TableCell) => {
+                if let Some(mut c) = cell.take() {
+                    c.text = c.text.trim().to_string();
+                    match (row.as_mut(), table.as_mut()) {
+                        (Some(r), _) => r.cells.push(c),
+                        (None, Some(t)) => t.header.push(c),
+                        _ => {}
+                    }
+                }
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                let target = rules.link_target(&dest_url);
+                if let Some(id) = &target {
+                    let (line, column) = lines.at(range.start);
+                    push_ref(
+                        &mut out,
+                        &mut cell,
+                        Reference {
+                            target: id.clone(),
+                            kind: RefKind::Link,
+                            line,
+                            column,
+                            url: Some(dest_url.to_string()),
+                        },
+                    );
+                }
+                link_stack.push(target);
+            }
+            Event::End(TagEnd::Link) => {
+                link_stack.pop();
+            }
+            Event::Text(s) | Event::Code(s) => {
+                if in_code_block > 0 {
+                    continue;
+                }
+                let inline_code = text.get(range.clone()).is_some_and(|r| r.starts_with('`'));
+                let buffers = [
+                    heading.as_mut().map(|h| &mut h.2),
+                    task.as_mut().map(|t| &mut t.text),
+                    cell.as_mut().map(|c| &mut c.text),
+                ];
+                for buf in buffers.into_iter().flatten() {
+                    if inline_code {
+                        buf.push('`');
+                        buf.push_str(&s);
+                        buf.push('`');
+                    } else {
+                        buf.push_str(&s);
+                    }
+                }
+                let source = text.get(range.clone()).unwrap_or("");
+                for m in token_regex().find_iter(&s) {
+                    let token = m.as_str();
+                    if !rules.is_mention(token) {
+                        continue;
+                    }
+                    if link_stack.iter().any(|t| t.as_deref() == Some(token)) {
+                        continue;
+                    }
+                    let offset = range.start + source.find(token).unwrap_or(0);
+                    let (line, column) = lines.at(offset);
+                    push_ref(
+                        &mut out,
+                        &mut cell,
+                        Reference {
+                            target: token.to_string(),
+                            kind: RefKind::Mention,
+                            line,
+                            column,
+                            url: None,
+                        },
+                    );
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                for buf in [
+                    heading.as_mut().map(|h| &mut h.2),
+                    task.as_mut().map(|t| &mut t.text),
+                    cell.as_mut().map(|c| &mut c.text),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    buf.push(' ');
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn finish_task(mut t: TaskItem) -> TaskItem {
+    t.text = t.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules_for(cats: &[String]) -> (Regex, Vec<String>) {
+        (Regex::new(r"^[A-Z]{2,6}-\d{3}$").unwrap(), cats.to_vec())
+    }
+
+    fn run(text: &str, self_id: Option<&str>) -> Outline {
+        let cats = vec!["FID".to_string(), "DRIFT".to_string(), "ARCH".to_string()];
+        let (re, cats) = rules_for(&cats);
+        let rules = IdRules {
+            id_pattern: &re,
+            categories: &cats,
+            checks_dir: "checks",
+        };
+        outline(text, 1, &rules, self_id)
+    }
+
+    fn refs(o: &Outline) -> Vec<(String, RefKind, usize)> {
+        o.references
+            .iter()
+            .map(|r| (r.target.clone(), r.kind, r.line))
+            .collect()
+    }
+
+    #[test]
+    fn links_and_mentions_are_kept_apart() {
+        let o = run(
+            "See [FID-003](../checks/FID-003.md) and `DRIFT-004`.\n\nAlso [x](https://github.com/o/r/blob/main/checks/ARCH-001.md#pass) and FID-001.\n",
+            None,
+        );
+        assert_eq!(
+            refs(&o),
+            vec![
+                ("FID-003".into(), RefKind::Link, 1),
+                ("DRIFT-004".into(), RefKind::Mention, 1),
+                ("ARCH-001".into(), RefKind::Link, 3),
+                ("FID-001".into(), RefKind::Mention, 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn non_category_tokens_fenced_code_and_self_are_ignored() {
+        let o = run(
+            "SHA-256, AES-256, PEP-440, SEP-414, ADR-001; FID-006 is me.\n\n```\nFID-001 in code\n## Not a heading\n```\n\nFID-0031 and XFID-003 no.\n",
+            Some("FID-006"),
+        );
+        assert!(o.references.is_empty(), "{:?}", o.references);
+        assert!(o.headings.is_empty());
+    }
+
+    #[test]
+    fn headings_tasks_and_sections() {
+        let text = "# T\n\n## Pass Criteria\n\n- [ ] first `x`\n  continued\n- [x] second\n- plain\n\n## Effort\n\nS\n";
+        let o = run(text, None);
+        let h: Vec<_> = o
+            .headings
+            .iter()
+            .map(|h| (h.level, h.text.as_str(), h.line))
+            .collect();
+        assert_eq!(
+            h,
+            vec![(1, "T", 1), (2, "Pass Criteria", 3), (2, "Effort", 10)]
+        );
+        let t: Vec<_> = o
+            .task_items
+            .iter()
+            .map(|t| (t.text.as_str(), t.checked, t.line))
+            .collect();
+        assert_eq!(
+            t,
+            vec![("first `x` continued", false, 5), ("second", true, 7)]
+        );
+        let r = o.section_range(1, text.len()).unwrap();
+        assert!(text[r].contains("second"));
+    }
+
+    #[test]
+    fn tables_collect_cells_and_their_references() {
+        let text = "| Rule | Checks |\n|---|---|\n| 1. Scope | [FID-001](https://x/checks/FID-001.md), `FID-002` |\n";
+        let o = run(text, None);
+        let t = &o.tables[0];
+        assert_eq!(t.header[0].text, "Rule");
+        assert_eq!(t.rows[0].cells[0].text, "1. Scope");
+        assert_eq!(t.rows[0].line, 3);
+        let cell = &t.rows[0].cells[1];
+        let kinds: Vec<_> = cell
+            .references
+            .iter()
+            .map(|&i| o.references[i].kind)
+            .collect();
+        assert_eq!(kinds, vec![RefKind::Link, RefKind::Mention]);
+    }
+}

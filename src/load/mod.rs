@@ -1,0 +1,219 @@
+//! Loading: files on disk into a `Catalogue`. Loading reports what it cannot read or type;
+//! judging what it read is the lint stage's job.
+
+pub mod check;
+pub mod config;
+pub mod frontmatter;
+pub mod manifest;
+pub mod markdown;
+pub mod text;
+
+use crate::diag::{codes, Diagnostic};
+use crate::model::catalogue::BrokenCheck;
+use crate::model::{Catalogue, Config, Mode};
+use markdown::IdRules;
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The engine could not do its job at all (exit code 2).
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub struct Loaded {
+    pub catalogue: Catalogue,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The default root: `./catalogue` if it exists, else `.`.
+pub fn default_root() -> PathBuf {
+    let c = PathBuf::from("catalogue");
+    if c.is_dir() {
+        c
+    } else {
+        PathBuf::from(".")
+    }
+}
+
+/// The catalogue's id pattern, compiled; an invalid one (already reported) falls back to the default.
+pub fn id_regex(config: &Config) -> Regex {
+    Regex::new(config.id_pattern())
+        .or_else(|_| Regex::new(crate::model::config::DEFAULT_ID_PATTERN))
+        .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
+}
+
+pub fn load(root: &Path) -> Result<Loaded, Fatal> {
+    if !root.is_dir() {
+        return Err(Fatal(format!(
+            "catalogue root `{}` is not a readable directory",
+            root.display()
+        )));
+    }
+    let mut diags = Vec::new();
+    let mut sources = BTreeMap::new();
+
+    let config_path = root.join(config::FILE_NAME);
+    let (mode, config) = if config_path.exists() {
+        match text::read(root, &config_path) {
+            Ok(t) => {
+                diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
+                let (c, d) = config::parse(&t.text);
+                diags.extend(d);
+                sources.insert(config::FILE_NAME.to_string(), t.text);
+                (Mode::Declared, c)
+            }
+            Err(d) => {
+                diags.push(d);
+                (Mode::Declared, Config::default())
+            }
+        }
+    } else {
+        (Mode::Compatibility, Config::default())
+    };
+
+    let id_re = id_regex(&config);
+    let checks_dir = root.join(config.checks_dir());
+    let severities = config.severities();
+    let baselines = config.baselines();
+    let vocab = check::Vocab {
+        severities: &severities,
+        baselines: &baselines,
+        extra_fields: &config.extra_fields,
+    };
+
+    let mut checks = Vec::new();
+    let mut broken = Vec::new();
+    let mut manifest = None;
+    let files = match list_markdown(&checks_dir) {
+        Ok(f) => f,
+        Err(e) => {
+            diags.push(
+                Diagnostic::new(
+                    &codes::NO_CHECKS,
+                    format!(
+                        "cannot list the checks directory `{}`: {e}",
+                        text::display_path(root, &checks_dir)
+                    ),
+                )
+                .help(codes::NO_CHECKS.help),
+            );
+            Vec::new()
+        }
+    };
+    for path in &files {
+        let shown = text::display_path(root, path);
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let t = match text::read(root, path) {
+            Ok(t) => t,
+            Err(d) => {
+                diags.push(d);
+                broken.push(BrokenCheck { stem, file: shown });
+                continue;
+            }
+        };
+        // A Markdown file without frontmatter whose name is not an id (a README beside the
+        // checks) is not a check; one whose name is an id is a broken check.
+        if !t.text.starts_with("---") && !id_re.is_match(&stem) {
+            continue;
+        }
+        diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
+        match check::load(&shown, &t.text, &vocab) {
+            Ok(c) => checks.push(c),
+            Err(d) => {
+                diags.extend(d);
+                broken.push(BrokenCheck {
+                    stem,
+                    file: shown.clone(),
+                });
+            }
+        }
+        sources.insert(shown, t.text);
+    }
+
+    let manifest_path = checks_dir.join(manifest::FILE_NAME);
+    if manifest_path.exists() {
+        let shown = text::display_path(root, &manifest_path);
+        match text::read(root, &manifest_path) {
+            Ok(t) => {
+                diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
+                let (m, d) = manifest::parse(&shown, &t.text, &id_re);
+                diags.extend(d);
+                manifest = Some(m);
+                sources.insert(shown, t.text);
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+
+    if files.is_empty() && checks_dir.is_dir() {
+        diags.push(
+            Diagnostic::new(
+                &codes::NO_CHECKS,
+                format!(
+                    "`{}` holds no check files",
+                    text::display_path(root, &checks_dir)
+                ),
+            )
+            .help(codes::NO_CHECKS.help),
+        );
+    }
+
+    let categories: Vec<String> = match mode {
+        Mode::Declared => config.categories.iter().map(|c| c.prefix.clone()).collect(),
+        Mode::Compatibility => {
+            let mut v: Vec<String> = checks.iter().map(|c| c.category.clone()).collect();
+            v.sort();
+            v.dedup();
+            v
+        }
+    };
+    let dir_name = Path::new(config.checks_dir())
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "checks".into());
+    let ids = IdRules {
+        id_pattern: &id_re,
+        categories: &categories,
+        checks_dir: &dir_name,
+    };
+    for c in &mut checks {
+        check::attach_body(c, &ids);
+    }
+
+    Ok(Loaded {
+        catalogue: Catalogue {
+            root: root.to_path_buf(),
+            mode,
+            config,
+            categories,
+            checks,
+            broken,
+            manifest,
+            sources,
+        },
+        diagnostics: diags,
+    })
+}
+
+/// `*.md` files directly in `dir`, sorted by name so loading order never depends on the
+/// file system.
+fn list_markdown(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}

@@ -1,0 +1,170 @@
+//! Reading a text file the way every loader wants it: bounded in size, inside the root, UTF-8,
+//! with a BOM stripped and CRLF folded to LF (each reported, never fatal).
+
+use crate::diag::{codes, Diagnostic};
+use std::path::Path;
+
+/// Larger files are refused: nothing in a catalogue is legitimately this big, and reading it
+/// whole would make memory use depend on hostile input.
+pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Offsets of line starts, to turn byte offsets into 1-based line and character column.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 1-based (line, column); the column counts characters, not bytes.
+    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.starts.get(line).copied().unwrap_or(0);
+        let column = text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(0);
+        (line + 1, column + 1)
+    }
+}
+
+/// Root-relative display path with `/` separators.
+pub fn display_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Whether `path` (after resolving links) stays inside `root`.
+pub fn inside_root(root: &Path, path: &Path) -> bool {
+    match (root.canonicalize(), path.canonicalize()) {
+        (Ok(r), Ok(p)) => p.starts_with(r),
+        // A path that cannot be resolved is reported by the read that follows.
+        _ => true,
+    }
+}
+
+pub struct Text {
+    pub text: String,
+    pub notes: Vec<Diagnostic>,
+}
+
+/// Read `path` as catalogue text. `Err` carries the diagnostic that explains why not.
+pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
+    let shown = display_path(root, path);
+    if !inside_root(root, path) {
+        return Err(Diagnostic::new(
+            &codes::OUTSIDE_ROOT,
+            format!("`{shown}` resolves to a file outside the catalogue root"),
+        )
+        .file(shown)
+        .help(codes::OUTSIDE_ROOT.help));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| unreadable(&shown, &e))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::new(
+            &codes::FILE_TOO_LARGE,
+            format!(
+                "`{shown}` is {} bytes; the limit is {MAX_FILE_BYTES} bytes",
+                meta.len()
+            ),
+        )
+        .file(shown)
+        .help(codes::FILE_TOO_LARGE.help));
+    }
+    let bytes = std::fs::read(path).map_err(|e| unreadable(&shown, &e))?;
+    decode(&shown, bytes)
+}
+
+fn unreadable(shown: &str, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(&codes::UNREADABLE, format!("cannot read `{shown}`: {e}"))
+        .file(shown)
+        .help(codes::UNREADABLE.help)
+}
+
+/// Decode bytes already in memory (also used for profiles and documents given on the command line).
+pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
+    let mut text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let idx = LineIndex::new(&prefix);
+            let (line, column) = idx.position(&prefix, valid);
+            return Err(Diagnostic::new(
+                &codes::NOT_UTF8,
+                format!("`{shown}` is not UTF-8: invalid byte sequence at byte {valid}"),
+            )
+            .file(shown)
+            .at(line, column)
+            .help(codes::NOT_UTF8.help));
+        }
+    };
+    let mut notes = Vec::new();
+    if let Some(stripped) = text.strip_prefix('\u{feff}') {
+        text = stripped.to_string();
+        notes.push(
+            Diagnostic::new(&codes::BOM, "file starts with a UTF-8 byte-order mark")
+                .file(shown)
+                .at(1, 1)
+                .help(codes::BOM.help),
+        );
+    }
+    if let Some(pos) = text.find("\r\n") {
+        let idx = LineIndex::new(&text);
+        let (line, column) = idx.position(&text, pos);
+        text = text.replace("\r\n", "\n");
+        notes.push(
+            Diagnostic::new(
+                &codes::CRLF,
+                "file uses CRLF line endings (first at this line); read as LF",
+            )
+            .file(shown)
+            .at(line, column)
+            .help(codes::CRLF.help),
+        );
+    }
+    Ok(Text { text, notes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let t = "ab\nçd e\n";
+        let idx = LineIndex::new(t);
+        assert_eq!(idx.position(t, 0), (1, 1));
+        assert_eq!(idx.position(t, 3), (2, 1));
+        // 'd' follows a two-byte character: byte 5, column 2.
+        assert_eq!(idx.position(t, 5), (2, 2));
+        assert_eq!(idx.position(t, 999), (3, 1));
+    }
+
+    #[test]
+    fn bom_and_crlf_are_reported_and_normalised() {
+        let t = decode("x.md", b"\xef\xbb\xbfa\r\nb\r\n".to_vec()).unwrap();
+        assert_eq!(t.text, "a\nb\n");
+        let codes: Vec<_> = t.notes.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["AB003", "AB004"]);
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_line() {
+        let err = decode("x.md", b"ok\nbad \xff".to_vec()).err().unwrap();
+        assert_eq!(err.code, "AB002");
+        assert_eq!((err.line, err.column), (Some(2), Some(5)));
+    }
+}

@@ -1,0 +1,97 @@
+//! A check as the engine knows it: effective frontmatter (defaults applied) plus what the body
+//! says (sections, pass criteria, references) and where each part was found.
+
+use super::reference::Reference;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Adoption {
+    Enforced,
+    Advisory,
+}
+
+impl Adoption {
+    pub const ALL: [Adoption; 2] = [Adoption::Enforced, Adoption::Advisory];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Adoption::Enforced => "enforced",
+            Adoption::Advisory => "advisory",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Adoption> {
+        match s {
+            "enforced" => Some(Adoption::Enforced),
+            "advisory" => Some(Adoption::Advisory),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Section {
+    pub title: String,
+    pub line: usize,
+    /// Byte range of the section's content in the body (after its heading, up to the next
+    /// level-2 heading).
+    #[serde(skip)]
+    pub content: std::ops::Range<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Criterion {
+    pub text: String,
+    pub checked: bool,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Check {
+    pub id: String,
+    pub title: String,
+    pub category: String,
+    pub severity: String,
+    /// The expression's source text; parsed and typed by the lint and audit stages.
+    pub applies_when: String,
+    /// Canonical baseline (aliases resolved).
+    pub spec_baseline: String,
+    pub adoption: Adoption,
+    pub evidence_required: u32,
+    pub pdf_ref: Option<String>,
+    pub spec_ref: Option<String>,
+    /// Keys declared under `extra_fields`, as JSON values.
+    pub extra: BTreeMap<String, serde_json::Value>,
+    /// Fields whose value came from the format's default rather than the file.
+    pub defaulted: Vec<&'static str>,
+    /// The baseline exactly as written, when it was an alias (`beide`).
+    pub spec_baseline_alias: Option<String>,
+    /// Path relative to the catalogue root, `/`-separated.
+    pub file: String,
+    /// 1-based line of each frontmatter key.
+    pub field_lines: BTreeMap<String, usize>,
+    pub body_line: usize,
+    pub sections: Vec<Section>,
+    pub pass_criteria: Vec<Criterion>,
+    pub references: Vec<Reference>,
+    /// The Markdown body after the frontmatter.
+    pub body: String,
+}
+
+impl Check {
+    /// Line of a frontmatter field, falling back to the frontmatter's first line.
+    pub fn field_line(&self, field: &str) -> usize {
+        self.field_lines.get(field).copied().unwrap_or(2)
+    }
+
+    pub fn section(&self, title: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| s.title == title)
+    }
+
+    /// The text of a level-2 section (without its heading), if present.
+    pub fn section_text(&self, title: &str) -> Option<&str> {
+        self.body.get(self.section(title)?.content.clone())
+    }
+}

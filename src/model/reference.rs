@@ -1,0 +1,20 @@
+//! A reference from a check, rule or document to a check id: a link or a mention.
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RefKind {
+    Link,
+    Mention,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Reference {
+    pub target: String,
+    pub kind: RefKind,
+    pub line: usize,
+    pub column: usize,
+    /// The link destination as written (links only).
+    pub url: Option<String>,
+}

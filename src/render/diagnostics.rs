@@ -1,0 +1,273 @@
+//! Diagnostics as human text (with the source line), JSON, GitHub workflow commands and SARIF.
+
+use crate::diag::{codes, Diagnostic, Level, Summary};
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, Config};
+use serde_json::json;
+use std::collections::BTreeMap;
+use termcolor::Buffer;
+
+/// Byte offset of a 1-based (line, column) in `text`, column counted in characters.
+fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    let rest = text.get(start..)?;
+    let line_text = rest.split('\n').next().unwrap_or("");
+    let col = column.saturating_sub(1);
+    let within = line_text
+        .char_indices()
+        .nth(col)
+        .map(|(i, _)| i)
+        .unwrap_or(line_text.len());
+    Some(start + within)
+}
+
+fn byte_width(text: &str, offset: usize, chars: usize) -> usize {
+    let rest = text.get(offset..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    let end = line
+        .char_indices()
+        .nth(chars)
+        .map(|(i, _)| i)
+        .unwrap_or(line.len());
+    end.max(usize::from(!line.is_empty()))
+}
+
+/// Human output: each diagnostic with its source line and a caret, then a summary line.
+pub fn human(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    prefix: &str,
+    color: bool,
+) -> String {
+    let mut files = SimpleFiles::new();
+    let mut ids = BTreeMap::new();
+    for (name, text) in sources {
+        ids.insert(name.as_str(), files.add(join(prefix, name), text.as_str()));
+    }
+    let mut buf = if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    };
+    let config = Config::default();
+    for d in diags {
+        let severity = match d.level {
+            Level::Error => Severity::Error,
+            Level::Warning => Severity::Warning,
+            Level::Note => Severity::Note,
+        };
+        let mut report = Report::new(severity)
+            .with_code(d.code)
+            .with_message(&d.message);
+        let mut notes = Vec::new();
+        let located = d.file.as_deref().and_then(|f| {
+            let id = *ids.get(f)?;
+            let text = sources.get(f)?;
+            let off = offset_of(text, d.line?, d.column.unwrap_or(1))?;
+            Some((id, off, byte_width(text, off, d.width)))
+        });
+        match (located, &d.file) {
+            (Some((id, off, w)), _) => {
+                report = report.with_labels(vec![Label::primary(id, off..off + w)]);
+            }
+            (None, Some(f)) => {
+                let at = match (d.line, d.column) {
+                    (Some(l), Some(c)) => format!(":{l}:{c}"),
+                    (Some(l), None) => format!(":{l}"),
+                    _ => String::new(),
+                };
+                notes.push(format!("in {}{at}", join(prefix, f)));
+            }
+            _ => {}
+        }
+        if let Some(h) = &d.help {
+            notes.push(format!("help: {h}"));
+        }
+        report = report.with_notes(notes);
+        // Writing into an in-memory buffer cannot fail on I/O; a rendering error falls back
+        // to the plain line so no finding is ever dropped.
+        if term::emit(&mut buf, &config, &files, &report).is_err() {
+            let _ = std::io::Write::write_all(&mut buf, plain_line(d, prefix).as_bytes());
+        }
+    }
+    let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
+    out.push_str(&summary_line(&Summary::of(diags)));
+    out
+}
+
+fn plain_line(d: &Diagnostic, prefix: &str) -> String {
+    format!(
+        "{}[{}]: {} ({}:{})\n",
+        d.level.as_str(),
+        d.code,
+        d.message,
+        d.file
+            .as_deref()
+            .map(|f| join(prefix, f))
+            .unwrap_or_default(),
+        d.line.unwrap_or(0)
+    )
+}
+
+pub fn summary_line(s: &Summary) -> String {
+    fn n(count: usize, word: &str) -> String {
+        format!("{count} {word}{}", if count == 1 { "" } else { "s" })
+    }
+    format!(
+        "{}, {}, {}\n",
+        n(s.errors, "error"),
+        n(s.warnings, "warning"),
+        n(s.notes, "note")
+    )
+}
+
+/// `prefix/file`, where prefix is the catalogue root as the user named it.
+pub fn join(prefix: &str, file: &str) -> String {
+    if prefix.is_empty() || prefix == "." {
+        file.to_string()
+    } else {
+        format!("{}/{}", prefix.trim_end_matches('/'), file)
+    }
+}
+
+/// `{"diagnostics": [...], "summary": {...}}` — `extra` adds keys to the summary.
+pub fn json(diags: &[Diagnostic], extra: serde_json::Map<String, serde_json::Value>) -> String {
+    let s = Summary::of(diags);
+    let mut summary = serde_json::Map::new();
+    summary.insert("errors".into(), s.errors.into());
+    summary.insert("warnings".into(), s.warnings.into());
+    summary.insert("notes".into(), s.notes.into());
+    summary.extend(extra);
+    let doc = json!({ "diagnostics": diags, "summary": summary });
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow commands: one annotation per diagnostic.
+pub fn github(diags: &[Diagnostic], prefix: &str) -> String {
+    let mut out = String::new();
+    for d in diags {
+        let command = match d.level {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "notice",
+        };
+        let mut props = Vec::new();
+        if let Some(f) = &d.file {
+            props.push(format!("file={}", escape_property(&join(prefix, f))));
+        }
+        if let Some(l) = d.line {
+            props.push(format!("line={l}"));
+        }
+        if let Some(c) = d.column {
+            props.push(format!("col={c}"));
+        }
+        let name = codes::lookup(d.code).map(|c| c.name).unwrap_or("");
+        props.push(format!(
+            "title={}",
+            escape_property(&format!("{} {name}", d.code))
+        ));
+        let mut message = d.message.clone();
+        if let Some(h) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(h);
+        }
+        out.push_str(&format!(
+            "::{command} {}::{}\n",
+            props.join(","),
+            escape_data(&message)
+        ));
+    }
+    out
+}
+
+/// SARIF 2.1.0: one rule per registered code, one result per diagnostic.
+pub fn sarif(diags: &[Diagnostic], prefix: &str) -> String {
+    let rules: Vec<_> = codes::CODES
+        .iter()
+        .map(|c| {
+            json!({
+                "id": c.code,
+                "name": c.name,
+                "shortDescription": {"text": c.summary},
+                "help": {"text": c.help},
+                "defaultConfiguration": {"level": sarif_level(c.level)},
+            })
+        })
+        .collect();
+    let results: Vec<_> = diags
+        .iter()
+        .map(|d| {
+            let mut r = json!({
+                "ruleId": d.code,
+                "level": sarif_level(d.level),
+                "message": {"text": match &d.help {
+                    Some(h) => format!("{}\nhelp: {h}", d.message),
+                    None => d.message.clone(),
+                }},
+            });
+            if let Some(i) = codes::CODES.iter().position(|c| c.code == d.code) {
+                r["ruleIndex"] = i.into();
+            }
+            if let Some(f) = &d.file {
+                let mut region = serde_json::Map::new();
+                if let Some(l) = d.line {
+                    region.insert("startLine".into(), l.into());
+                    if let Some(c) = d.column {
+                        region.insert("startColumn".into(), c.into());
+                        region.insert("endColumn".into(), (c + d.width).into());
+                    }
+                }
+                let mut physical = json!({"artifactLocation": {"uri": join(prefix, f)}});
+                if !region.is_empty() {
+                    physical["region"] = region.into();
+                }
+                r["locations"] = json!([{ "physicalLocation": physical }]);
+            }
+            if let Some(id) = &d.id {
+                r["properties"] = json!({ "id": id });
+            }
+            r
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "auditbook",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://example.invalid/auditbook",
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    });
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+fn sarif_level(l: Level) -> &'static str {
+    match l {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Note => "note",
+    }
+}

@@ -1,0 +1,63 @@
+//! Selecting checks with an expression over their fields (`list --where`, claims,
+//! `require_coverage`). A selection that can never match (a typo'd category) is an error, not
+//! an empty answer.
+
+use crate::diag::{codes, Diagnostic};
+use crate::dsl::{self, Expr, FindingKind};
+use crate::lint::applies_when::code_for;
+use crate::model::check_fields::{schema, CheckEnv};
+use crate::model::{Catalogue, Check};
+
+/// Parse and type an expression over check fields. `what` names it in messages.
+pub fn compile(cat: &Catalogue, src: &str, what: &str) -> Result<Expr, Vec<Diagnostic>> {
+    let expr = dsl::parse(src).map_err(|e| {
+        vec![Diagnostic::new(
+            &codes::EXPR_PARSE,
+            format!(
+                "{what} `{src}` does not parse at column {}: {}",
+                e.span.column(src),
+                e.message
+            ),
+        )
+        .help(codes::EXPR_PARSE.help)]
+    })?;
+    let fatal: Vec<Diagnostic> = dsl::check(&expr, &schema(cat))
+        .into_iter()
+        .filter(|f| {
+            !matches!(
+                f.kind,
+                FindingKind::ConstantSubexpression | FindingKind::AlwaysTrue
+            )
+        })
+        .map(|f| {
+            let code = code_for(&f.kind);
+            Diagnostic::new(code, format!("{what} `{src}`: {}", f.message))
+                .level(crate::diag::Level::Error)
+                .help(f.help.unwrap_or_else(|| code.help.to_string()))
+        })
+        .collect();
+    if fatal.is_empty() {
+        Ok(expr)
+    } else {
+        Err(fatal)
+    }
+}
+
+/// The checks (sorted by id) the expression selects.
+pub fn select<'c>(cat: &'c Catalogue, expr: &Expr) -> Result<Vec<&'c Check>, Diagnostic> {
+    let mut out = Vec::new();
+    for c in cat.checks_by_id() {
+        match dsl::eval(expr, &CheckEnv(c)) {
+            Ok(true) => out.push(c),
+            Ok(false) => {}
+            Err(e) => {
+                return Err(Diagnostic::new(
+                    &codes::EXPR_TYPE,
+                    format!("selection failed on {}: {e}", c.id),
+                )
+                .id(c.id.clone()))
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,128 @@
+//! Shared test helpers: fixture catalogues copied to a temporary directory, edited, and run
+//! through the real binary.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub fn fixture_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A writable copy of a fixture catalogue.
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    pub fn new(name: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&fixture_dir(name), dir.path());
+        Fixture { dir }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap()
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> &Self {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+        self
+    }
+
+    pub fn write_bytes(&self, rel: &str, bytes: &[u8]) -> &Self {
+        std::fs::write(self.path(rel), bytes).unwrap();
+        self
+    }
+
+    /// Replace exactly one occurrence of `from` in a file (panics if absent: a test that edits
+    /// nothing would test nothing).
+    pub fn edit(&self, rel: &str, from: &str, to: &str) -> &Self {
+        let text = self.read(rel);
+        assert!(text.contains(from), "{rel} does not contain {from:?}");
+        self.write(rel, &text.replacen(from, to, 1))
+    }
+
+    pub fn remove(&self, rel: &str) -> &Self {
+        std::fs::remove_file(self.path(rel)).unwrap();
+        self
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("auditbook").unwrap();
+        c.arg("-C")
+            .arg(".")
+            .env("NO_COLOR", "1")
+            .current_dir(self.root());
+        c
+    }
+
+    /// `lint --format json`, parsed; also returns the exit code.
+    pub fn lint_json(&self) -> (Value, i32) {
+        let out = self
+            .cmd()
+            .args(["lint", "--format", "json"])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("not json ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+        (v, out.status.code().unwrap_or(-1))
+    }
+
+    /// The diagnostics with this code as (file, line, id).
+    pub fn findings(&self, code: &str) -> Vec<(String, Option<u64>, Option<String>)> {
+        let (v, _) = self.lint_json();
+        findings_in(&v, code)
+    }
+}
+
+pub fn findings_in(v: &Value, code: &str) -> Vec<(String, Option<u64>, Option<String>)> {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap_or("").to_string(),
+                d["line"].as_u64(),
+                d["id"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+pub fn codes_in(v: &Value) -> Vec<String> {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
