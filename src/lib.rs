@@ -7,11 +7,11 @@
 // cold, so boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod cli;
 pub mod diag;
 pub mod dsl;
 pub mod lint;
 pub mod load;
 pub mod model;
 pub mod render;
-pub mod cli;
 pub mod select;

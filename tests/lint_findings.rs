@@ -121,7 +121,10 @@ fn missing_required_field() {
     let f = clean();
     f.edit(FID1, "severity: critical\n", "");
     let got = f.findings("AB105");
-    assert_eq!(got, vec![(FID1.to_string(), Some(1), None)]);
+    assert_eq!(
+        got,
+        vec![(FID1.to_string(), Some(1), Some("FID-001".to_string()))]
+    );
 }
 
 #[test]

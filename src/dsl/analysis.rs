@@ -289,10 +289,15 @@ impl Space {
                     }
                     None => {
                         let (pool, open_members) = groups.get(name).cloned().unwrap_or_default();
-                        let others = (1..=open_members.max(1)).map(|i| match i {
-                            1 => OTHER.to_string(),
-                            _ => format!("{OTHER}{i}"),
-                        });
+                        // A literal may itself contain NUL; stand-ins must differ from it.
+                        let others: Vec<String> = (1..)
+                            .map(|i| match i {
+                                1 => OTHER.to_string(),
+                                _ => format!("{OTHER}{i}"),
+                            })
+                            .filter(|o| !pool.contains(o))
+                            .take(open_members.max(1))
+                            .collect();
                         Domain::Values(pool.into_iter().chain(others).map(Value::Str).collect())
                     }
                 },
@@ -664,6 +669,12 @@ mod tests {
             konst("sdk_language == transport and transport == 'dual'"),
             None
         );
+    }
+
+    #[test]
+    fn stand_in_never_collides_with_a_literal() {
+        let e = p("sdk_language == \"\u{0}other\"");
+        assert_eq!(constant_value(&e, &schema()), None);
     }
 
     #[test]

@@ -228,17 +228,14 @@ impl Checker<'_> {
         }
         let outside = [(left, right, &lt), (right, left, &rt)]
             .into_iter()
-            .filter_map(|(path, lit, spec)| match (path, lit) {
-                (Operand::Path(_), Operand::Str(s)) if !spec.allows(&s.value) => Some((s, spec)),
+            .filter_map(|(field, lit, spec)| match (field, lit) {
+                (Operand::Path(_), Operand::Str(s)) if !spec.allows(&s.value) => {
+                    Some((field, s, spec))
+                }
                 _ => None,
             })
             .collect::<Vec<_>>();
-        for (lit, spec) in &outside {
-            let field = if matches!(left, Operand::Path(_)) {
-                left
-            } else {
-                right
-            };
+        for (field, lit, spec) in &outside {
             let verdict = match op {
                 CmpOp::Eq => "can never be true",
                 CmpOp::Ne => "is always true",

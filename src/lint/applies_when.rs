@@ -57,7 +57,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 &codes::EXPR_PARSE,
                 e.span,
                 format!("applies_when does not parse: {}", e.message),
-                None,
+                e.help.clone(),
             )),
             Ok(expr) => {
                 if let Some(schema) = &schema {
