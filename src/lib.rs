@@ -7,11 +7,21 @@
 // cold, so boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod audit;
+pub mod claims;
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod dsl;
+pub mod graph;
+pub mod json_schema;
 pub mod lint;
 pub mod load;
+pub mod maintain;
 pub mod model;
 pub mod render;
 pub mod select;
+pub mod snapshot;
+#[doc(hidden)]
+pub mod testgen;
+pub mod write;

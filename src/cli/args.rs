@@ -27,6 +27,9 @@ pub struct Cli {
     /// Print findings only: no notes, no summary line
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Directory of *.tera templates overriding the embedded ones by name
+    #[arg(long, global = true, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
     /// Treat warnings as errors for the exit code
     #[arg(long, global = true, value_enum, value_name = "WHAT")]
     pub deny: Option<Deny>,
@@ -64,6 +67,133 @@ pub enum Command {
     ///
     /// Example: auditbook stats --format json
     Stats,
+    /// A named table (rules-table, category-counts, severity-counts, advisory-list,
+    /// check-index, or a project template) as Markdown or JSON.
+    ///
+    /// Example: auditbook table rules-table base=../checks/ --format md
+    Table(TableArgs),
+    /// The graph of checks, rules, retired ids and documents as dot, mermaid or json.
+    ///
+    /// Example: auditbook graph --focus FID-006 --depth 1 --format mermaid
+    Graph(GraphArgs),
+    /// Create the next check file of a category from a template (never a retired number).
+    ///
+    /// Example: auditbook new DRIFT --title "Live tests pin the upstream version"
+    New(NewArgs),
+    /// Retire a check: record it in catalogue.yaml, remove its file, list what still links it.
+    ///
+    /// Example: auditbook retire DRIFT-007 --date 2026-08-07 --reason "merged" --merged-into FID-006
+    Retire(RetireArgs),
+    /// A JSON snapshot of the catalogue with byte and semantic fingerprints.
+    ///
+    /// Example: auditbook snapshot > snapshot-2.3.0.json
+    Snapshot,
+    /// What changed between two snapshots or catalogue roots, classified for re-audit.
+    ///
+    /// Example: auditbook diff old-snapshot.json catalogue --format md
+    Diff(DiffArgs),
+    /// Documents against the catalogue: links, generated regions, declared claims.
+    ///
+    /// Example: auditbook -C catalogue verify --format github
+    Verify,
+    /// Rewrite stale generated regions in place (atomically; nothing outside the markers).
+    ///
+    /// Example: auditbook -C catalogue sync
+    Sync,
+    /// Server profiles: `profile check PROFILE` validates one against the catalogue's schema.
+    ///
+    /// Example: auditbook profile check examples/amtsblatt-readonly.profile.yaml
+    #[command(subcommand)]
+    Profile(super::profile::ProfileCommand),
+    /// Which checks apply to a profile, each with its reason; with a second profile, which
+    /// checks change and why.
+    ///
+    /// Example: auditbook applicability examples/amtsblatt-readonly.profile.yaml --diff examples/cloud-http-apikey.profile.yaml
+    Applicability(super::applicability::ApplicabilityArgs),
+    /// The audit report (md, json, html) with verdict and score; exit 1 unless production-ready.
+    ///
+    /// Example: auditbook audit examples/amtsblatt-readonly.profile.yaml --results examples/amtsblatt-readonly.results.yaml --out report.md
+    Audit(super::audit::AuditArgs),
+    /// Many servers in one matrix of servers × categories, with verdicts and scores.
+    ///
+    /// Example: auditbook portfolio examples/portfolio.yaml --format md
+    Portfolio(super::portfolio::PortfolioArgs),
+    /// JSON Schema of an input (check frontmatter, profile, results, catalogue.yaml), for editors.
+    ///
+    /// Example: auditbook -C catalogue schema check > .vscode/check.schema.json
+    Schema(super::schema::SchemaArgs),
+    /// A static HTML catalogue: filterable index, one page per check and retired id, rule table.
+    ///
+    /// Example: auditbook -C catalogue site --out public
+    Site(super::site::SiteArgs),
+    /// Shell completions for bash, zsh or fish, printed to stdout.
+    ///
+    /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook
+    Completions(super::completions::CompletionsArgs),
+    /// The manual page (roff), printed to stdout.
+    ///
+    /// Example: auditbook man > auditbook.1 && man ./auditbook.1
+    Man,
+}
+
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// rules-table, category-counts, severity-counts, advisory-list, check-index, or a template name
+    pub name: String,
+    /// KEY=VALUE arguments: category=FID, where=EXPR, base=LINK-PREFIX
+    pub args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// Show only the neighbourhood of this check, rule, retired id or document
+    #[arg(long)]
+    pub focus: Option<String>,
+    /// How many steps around --focus
+    #[arg(long, default_value_t = 1)]
+    pub depth: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct NewArgs {
+    /// The category prefix (e.g. DRIFT)
+    pub category: String,
+    /// The new check's title
+    #[arg(long)]
+    pub title: String,
+    /// Severity of the new check
+    #[arg(long, default_value = "medium")]
+    pub severity: String,
+}
+
+#[derive(Args, Debug)]
+pub struct RetireArgs {
+    /// The check to retire
+    pub id: String,
+    /// Retirement date, YYYY-MM-DD
+    #[arg(long)]
+    pub date: String,
+    /// Why the check is retired
+    #[arg(long)]
+    pub reason: String,
+    /// The check that absorbs this one
+    #[arg(long = "merged-into", value_name = "ID")]
+    pub merged_into: Option<String>,
+    /// The check that replaces this one
+    #[arg(
+        long = "replaced-by",
+        value_name = "ID",
+        conflicts_with = "merged_into"
+    )]
+    pub replaced_by: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The older snapshot (json) or catalogue root
+    pub old: PathBuf,
+    /// The newer snapshot (json) or catalogue root
+    pub new: PathBuf,
 }
 
 #[derive(Args, Debug)]

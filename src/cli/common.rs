@@ -110,7 +110,7 @@ pub fn report(
     let text = match fmt {
         "json" => diagnostics::json(&diags, extra),
         "github" => diagnostics::github(&shown, &prefix),
-        "sarif" => diagnostics::sarif(&diags, &prefix),
+        "sarif" => diagnostics::sarif(&diags, &prefix, &successors(&loaded.catalogue)),
         _ => {
             let mut t = diagnostics::human(&shown, &loaded.catalogue.sources, &prefix, color(cli));
             if cli.quiet {
@@ -131,4 +131,25 @@ pub fn report(
     } else {
         super::EXIT_OK
     })
+}
+
+/// Every retired id with a live successor, and that successor's file, for SARIF.
+pub fn successors(cat: &crate::model::Catalogue) -> diagnostics::Successors {
+    let graph = crate::graph::Graph::build(cat);
+    cat.config
+        .retired
+        .iter()
+        .filter_map(|r| match graph.successor(&r.id) {
+            crate::graph::Successor::Live(s) => {
+                let file = cat.check(&s)?.file.clone();
+                Some((r.id.clone(), (s, file)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The template set, with `--templates DIR` applied.
+pub fn templates(cli: &Cli) -> Result<crate::render::templates::Templates, Failure> {
+    crate::render::templates::Templates::new(cli.templates.as_deref()).map_err(Failure)
 }

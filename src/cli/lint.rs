@@ -7,7 +7,8 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
     let loaded = common::load(cli)?;
     let mut diags = loaded.diagnostics.clone();
-    diags.extend(crate::lint::run(&loaded.catalogue));
+    let graph = crate::graph::Graph::build(&loaded.catalogue);
+    diags.extend(crate::lint::run(&loaded.catalogue, &graph));
     crate::diag::normalise(&mut diags);
     let mut extra = serde_json::Map::new();
     extra.insert("checks".into(), loaded.catalogue.checks.len().into());

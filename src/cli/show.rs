@@ -3,24 +3,13 @@
 use super::args::{Cli, ShowArgs};
 use super::common::{self, Failure};
 use super::list::effective;
-use crate::model::{Catalogue, Check, RefKind};
+use crate::graph::{EdgeKind, Graph, Link, Node, Successor};
+use crate::model::{Check, RefKind};
 use serde_json::json;
 
-/// Who refers to `id`: (from id, kind, file, line), sorted.
-pub fn incoming<'c>(cat: &'c Catalogue, id: &str) -> Vec<(&'c str, RefKind, &'c str, usize)> {
-    let mut v: Vec<_> = cat
-        .checks
-        .iter()
-        .flat_map(|c| {
-            c.references
-                .iter()
-                .filter(move |r| r.target == id)
-                .map(move |r| (c.id.as_str(), r.kind, c.file.as_str(), r.line))
-        })
-        .collect();
-    v.sort();
-    v.dedup();
-    v
+/// Who refers to `id`: every link, mention and covering rule, from checks, rules and documents.
+pub fn incoming<'g>(graph: &'g Graph, id: &str) -> Vec<Link<'g>> {
+    graph.incoming(&Node::Check(id.to_string()))
 }
 
 fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
@@ -40,6 +29,14 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
+    let graph = Graph::build(cat);
+    if cat.check(&args.id).is_none() {
+        if let Some(r) = cat.retired(&args.id) {
+            let text = retired(fmt, r, &graph);
+            common::print(&text)?;
+            return Ok(super::EXIT_OK);
+        }
+    }
     let Some(c) = cat.check(&args.id) else {
         let hint = crate::load::check::suggest(&args.id, cat.checks.iter().map(|c| c.id.as_str()))
             .map(|s| format!(" (did you mean `{s}`?)"))
@@ -49,7 +46,8 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
             args.id
         )));
     };
-    let incoming = incoming(cat, &c.id);
+    let incoming = incoming(&graph, &c.id);
+    let rules = graph.covering_rules(&c.id);
     let links = outgoing(c, RefKind::Link);
     let mentions = outgoing(c, RefKind::Mention);
     let text = match fmt {
@@ -60,21 +58,77 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
                 "pass_criteria": c.pass_criteria,
                 "links": links,
                 "mentions": mentions,
-                "incoming": incoming.iter().map(|(from, kind, file, line)| json!({"from": from, "kind": kind, "file": file, "line": line})).collect::<Vec<_>>(),
+                "rules": rules,
+                "incoming": incoming.iter().filter(|l| l.edge.kind != EdgeKind::Covers).map(|l| json!({
+                    "from": l.from.key(),
+                    "from_kind": l.from.kind(),
+                    "kind": match l.edge.kind {
+                        EdgeKind::Links => "link",
+                        EdgeKind::Mentions => "mention",
+                        other => other.as_str(),
+                    },
+                    "file": l.edge.file,
+                    "line": l.edge.line,
+                })).collect::<Vec<_>>(),
             });
             serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
         }
-        _ => human(c, &links, &mentions, &incoming),
+        _ => human(c, &links, &mentions, &rules, &incoming),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)
+}
+
+/// A retired id: its record and where its chain leads.
+fn retired(fmt: &str, r: &crate::model::config::RetiredDecl, graph: &Graph) -> String {
+    let successor = match graph.successor(&r.id) {
+        Successor::Live(s) => Some(s),
+        _ => None,
+    };
+    let still = graph.incoming(&Node::Retired(r.id.clone()));
+    if fmt == "json" {
+        let doc = json!({
+            "retired": r,
+            "successor": successor,
+            "referred_to_by": still.iter().map(|l| json!({"from": l.from.key(), "kind": l.edge.kind.as_str(), "file": l.edge.file, "line": l.edge.line})).collect::<Vec<_>>(),
+        });
+        return serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+    }
+    let mut out = format!("{} — retired on {}\n", r.id, r.retired);
+    if let Some(m) = &r.merged_into {
+        out.push_str(&format!("  merged into   {m}\n"));
+    }
+    if let Some(p) = &r.replaced_by {
+        out.push_str(&format!("  replaced by   {p}\n"));
+    }
+    if let Some(s) = &successor {
+        out.push_str(&format!("  successor     {s}\n"));
+    }
+    if let Some(reason) = &r.reason {
+        out.push_str(&format!("  reason        {reason}\n"));
+    }
+    out.push_str("still referred to by:\n");
+    if still.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    for l in still {
+        out.push_str(&format!(
+            "  {} ({}, {}:{})\n",
+            l.from.key(),
+            l.edge.kind.as_str(),
+            l.edge.file,
+            l.edge.line
+        ));
+    }
+    out
 }
 
 fn human(
     c: &Check,
     links: &[String],
     mentions: &[String],
-    incoming: &[(&str, RefKind, &str, usize)],
+    rules: &[&str],
+    incoming: &[Link<'_>],
 ) -> String {
     let mut out = format!("{} — {}\n{}\n\n", c.id, c.title, c.file);
     let defaulted = |f: &str| {
@@ -141,16 +195,28 @@ fn human(
         list(links),
         list(mentions)
     ));
+    let rules: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
+    out.push_str(&format!("covered by:  {}\n", list(&rules)));
     out.push_str("referred to by:\n");
-    if incoming.is_empty() {
+    let refs: Vec<_> = incoming
+        .iter()
+        .filter(|l| l.edge.kind != EdgeKind::Covers)
+        .collect();
+    if refs.is_empty() {
         out.push_str("  (none)\n");
     }
-    for (from, kind, file, line) in incoming {
-        let k = match kind {
-            RefKind::Link => "link",
-            RefKind::Mention => "mention",
+    for l in refs {
+        let k = match l.edge.kind {
+            EdgeKind::Links => "link",
+            EdgeKind::Mentions => "mention",
+            other => other.as_str(),
         };
-        out.push_str(&format!("  {from} ({k}, {file}:{line})\n"));
+        out.push_str(&format!(
+            "  {} ({k}, {}:{})\n",
+            l.from.key(),
+            l.edge.file,
+            l.edge.line
+        ));
     }
     out
 }

@@ -171,6 +171,187 @@ codes! {
     EXPR_BASELINE = "AB309", "expression-reads-baseline", Error,
         "The expression reads the spec-baseline field, which has its own gate.",
         "Use spec_baseline on the check instead.";
+    // AB4xx — retired ids, rules, coverage
+    RETIRED_REUSED = "AB401", "retired-id-reused", Error,
+        "A check file uses a retired id: retired numbers are burned and never reused.",
+        "Give the check the next free number (`auditbook new CATEGORY`).";
+    SUCCESSOR_UNKNOWN = "AB402", "successor-unknown", Error,
+        "A retired id's merged_into or replaced_by names no existing check.",
+        "Point the successor at a live check.";
+    SUCCESSOR_RETIRED = "AB403", "successor-retired", Error,
+        "A retired id's successor is itself retired.",
+        "Point the successor at the live end of the chain.";
+    RETIRED_CYCLE = "AB404", "retired-chain-cycle", Error,
+        "Retired ids point at each other in a cycle: no live successor is reachable.",
+        "Break the cycle by pointing one entry at a live check.";
+    NUMBERING_GAP = "AB405", "numbering-gap", Warning,
+        "A number inside a category's range is neither a check nor retired.",
+        "Record the number as retired, or add the missing check.";
+    RETIRED_INVALID = "AB406", "retired-entry-invalid", Error,
+        "A retired entry is malformed (date, duplicate id, or two successors).",
+        "Write `retired: YYYY-MM-DD` and at most one of merged_into and replaced_by.";
+    RULE_WITHOUT_CHECKS = "AB410", "rule-without-checks", Error,
+        "A rule maps to no checks and does not declare `coverage: none`.",
+        "Map the rule to its checks, or declare the gap with `coverage: none`.";
+    RULE_UNKNOWN_CHECK = "AB411", "rule-maps-unknown-check", Error,
+        "A rule maps to a check id that does not exist.",
+        "Correct the id or remove it from the rule.";
+    RULE_RETIRED_CHECK = "AB412", "rule-maps-retired-check", Error,
+        "A rule maps to a retired check.",
+        "Map the rule to the retired check's successor.";
+    NOT_COVERED = "AB413", "check-not-covered", Error,
+        "A check that require_coverage selects is covered by no rule.",
+        "Map a rule to the check, or narrow require_coverage.";
+    ADVISORY_ONLY = "AB414", "rule-advisory-only", Note,
+        "Every check a rule maps to is advisory, so nothing enforces the rule.",
+        "Promote one of its checks to enforced if the rule must block.";
+    GAP_WITH_CHECKS = "AB415", "rule-gap-with-checks", Warning,
+        "A rule declares `coverage: none` but maps to checks.",
+        "Remove the checks or the `coverage: none`.";
+    RULE_SOURCES_DISAGREE = "AB416", "rule-sources-disagree", Warning,
+        "A rule file and a mapping table map the same rule to different checks.",
+        "Make the table and the rule file agree.";
+    RULE_ID_FILE = "AB417", "rule-id-file-mismatch", Error,
+        "A rule file's id differs from its file name.",
+        "Rename the file to <ID>.md or correct the id.";
+    RULE_TABLE_MISSING = "AB418", "rule-table-missing", Error,
+        "A declared rule table cannot be found (no such heading, or no table under it).",
+        "Correct rules.tables in catalogue.yaml or the document.";
+    RULE_ROW_NUMBER = "AB419", "rule-row-number", Error,
+        "A rule-table row has no rule number leading its rule cell.",
+        "Start the rule cell with the rule's number.";
+    RULE_DUPLICATE = "AB420", "rule-duplicate", Error,
+        "A rule is defined twice in the same kind of source.",
+        "Keep one definition per rule.";
+    COVERAGE_EXPRESSION = "AB421", "coverage-expression-invalid", Error,
+        "A require_coverage expression does not parse or cannot be typed against check fields.",
+        "Fix the expression in catalogue.yaml.";
+    // AB5xx — profiles, portfolios, results, audits
+    PROFILE_INVALID = "AB501", "profile-invalid", Error,
+        "A profile is not valid YAML or JSON, or not a mapping of fields.",
+        "Write the profile as `field: value` lines (nested fields as nested maps), or as a JSON object.";
+    PROFILE_MISSING_FIELD = "AB502", "profile-missing-field", Error,
+        "A field the profile schema requires is not in the profile.",
+        "Add the field; every declared field is required unless the schema says `required: false`.";
+    PROFILE_PLACEHOLDER = "AB503", "profile-placeholder", Error,
+        "A profile value is a placeholder (`...`, `<…>`, `TODO`, `FIXME`, empty), not an answer.",
+        "Replace the placeholder with the server's actual value.";
+    PROFILE_WRONG_TYPE = "AB504", "profile-wrong-type", Error,
+        "A profile value has the wrong type for its field (values are never coerced).",
+        "Write a string, a boolean (true/false, unquoted) or a list of strings, as the schema declares.";
+    PROFILE_VOCABULARY = "AB505", "profile-outside-vocabulary", Error,
+        "A profile value is outside the field's closed vocabulary, so no check can compare against it.",
+        "Use one of the values the schema lists for this field.";
+    PROFILE_UNKNOWN_FIELD = "AB506", "profile-unknown-field", Error,
+        "A profile names a field the schema does not declare (often a typo).",
+        "Fix the spelling, or declare the field under profile.fields in catalogue.yaml.";
+    PROFILE_DERIVED = "AB507", "profile-derived-contradiction", Error,
+        "A derived profile field contradicts the field it follows from.",
+        "Make the two fields agree; the schema says how one follows from the other.";
+    PROFILE_NOT_CHECKED = "AB508", "profile-not-checked", Note,
+        "The catalogue declares no profile schema, so the profile's fields are not checked.",
+        "Declare profile.fields in catalogue.yaml.";
+    PORTFOLIO_INVALID = "AB510", "portfolio-invalid", Error,
+        "A portfolio file is not a list of servers with a name and a profile each.",
+        "Write `servers: [{name: N, profile: FILE-or-mapping, results: FILE}]` with unique names.";
+    RESULTS_INVALID = "AB520", "results-invalid", Error,
+        "A results file is not valid YAML or JSON, or a result does not have the shape of section 5.",
+        "Write `results: {ID: {status: S, evidence: [..], gaps: [..]}}`, optionally with `audit_meta`.";
+    RESULTS_UNKNOWN_ID = "AB521", "results-unknown-id", Error,
+        "A result is recorded for an id the catalogue does not have.",
+        "Fix the id, or remove the result.";
+    RESULTS_RETIRED_ID = "AB522", "results-retired-id", Error,
+        "A result is recorded for a retired id.",
+        "Record the result under the successor the catalogue names.";
+    RESULTS_BAD_STATUS = "AB523", "results-bad-status", Error,
+        "A result's status is not one of pass, fail, partial, not_verified, todo, n/a.",
+        "Use one of the six statuses.";
+    RESULTS_EVIDENCE_SHORT = "AB524", "results-evidence-short", Error,
+        "A result carries fewer evidence items than its status owes; the result is rejected.",
+        "Add evidence: pass/fail/partial owe the check's evidence_required, not_verified owes one item.";
+    RESULTS_NOT_APPLICABLE = "AB525", "results-on-inapplicable-check", Error,
+        "A result other than n/a is recorded for a check that does not apply to the profile.",
+        "Mark the result n/a, or correct the profile if the check should apply.";
+    RESULTS_UNKNOWN_KEY = "AB526", "results-unknown-key", Error,
+        "A results file or a result holds a key the format does not know (often a typo).",
+        "Fix the spelling; a result knows status, evidence, gaps, effort, note, severity, category, adoption, title.";
+    RESULTS_CATALOGUE_FIELD = "AB527", "results-contradicts-catalogue", Warning,
+        "A result states a severity, category or adoption that differs from the catalogue; the catalogue's value is used.",
+        "Remove the field from the result, or fix the check in the catalogue.";
+    RESULTS_NA_APPLICABLE = "AB528", "results-na-on-applicable-check", Warning,
+        "An applicable check is marked n/a; it is left unscored and not counted as verified.",
+        "Record what was observed, or correct the profile if the check really does not apply.";
+    RESULTS_EFFORT = "AB529", "results-effort-vocabulary", Warning,
+        "A result's effort is not one of XS, S, M, L, XL; the remediation order ignores it.",
+        "Use XS, S, M, L or XL.";
+    RESULTS_CATALOGUE_VERSION = "AB530", "results-catalogue-version", Warning,
+        "The results were recorded against a different catalogue version than the one loaded.",
+        "Re-check the results against the current catalogue, then update audit_meta.catalogue_version.";
+    APPLICABILITY_ERROR = "AB540", "applicability-error", Error,
+        "A check's applies_when could not be evaluated against the profile; its applicability is unknown.",
+        "Fix the profile (a missing or mistyped field) or the check's expression.";
+    RESULT_MISSING = "AB541", "result-missing", Warning,
+        "An applicable check has no result; the audit is incomplete.",
+        "Record a result for the check (todo if it has not been looked at yet).";
+    PREVIOUS_NOT_COMPARABLE = "AB542", "previous-not-comparable", Warning,
+        "The previous audit summary cannot be compared with this audit.",
+        "Compare audits made against the same catalogue semantics and the same server.";
+    // AB6xx — documents: generated regions, declared claims, links
+    REGION_STALE = "AB601", "region-stale", Error,
+        "A generated region differs from a fresh rendering of the catalogue.",
+        "Run `auditbook sync` to rewrite the region.";
+    REGION_UNBALANCED = "AB602", "region-unbalanced", Error,
+        "A begin marker has no matching end marker, or an end marker no begin; nothing is rewritten.",
+        "Pair every `<!-- auditbook:begin NAME -->` with `<!-- auditbook:end NAME -->`.";
+    REGION_NESTED = "AB603", "region-nested", Error,
+        "A region begins inside another region; nothing is rewritten.",
+        "Close the outer region before opening the next one.";
+    REGION_DUPLICATE = "AB604", "region-duplicate", Error,
+        "The same region (name and arguments) appears twice in one document; nothing is rewritten.",
+        "Keep one of the two, or give them different arguments.";
+    REGION_UNKNOWN = "AB605", "region-unknown", Error,
+        "A marker is malformed or names no built-in table and no template; nothing is rewritten.",
+        "Use a built-in table name or add templates/NAME.md.tera; write markers as `<!-- auditbook:begin NAME key=value -->`.";
+    REGION_ARGUMENTS = "AB606", "region-arguments", Error,
+        "A region's arguments cannot be rendered (an unknown key, category or expression).",
+        "Region arguments are category=, where= and base=, as for `auditbook table`.";
+    CLAIM_INVALID = "AB610", "claim-invalid", Error,
+        "A declared claim cannot be checked: its pattern, a query, or its document is wrong.",
+        "Fix the claim in catalogue.yaml; queries are count(SET) or ids(SET) [where EXPR].";
+    CLAIM_SECTION_MISSING = "AB611", "claim-section-missing", Error,
+        "A claim's section heading is not in its document, so the claim goes unchecked.",
+        "Correct the section in the claim, or restore the heading.";
+    CLAIM_UNMATCHED = "AB612", "claim-unmatched", Error,
+        "A claim's pattern no longer matches its document: reworded? The claim would go unchecked.",
+        "Update the pattern to the new wording, or remove the claim if the statement is gone.";
+    CLAIM_COUNT = "AB613", "claim-count-drift", Error,
+        "A number a document states differs from the catalogue.",
+        "Correct the number in the document (or the query, if the sentence means something else).";
+    CLAIM_NUMBER_UNREADABLE = "AB614", "claim-number-unreadable", Error,
+        "A claim group meant to hold a count is neither digits nor a number word the engine reads.",
+        "Write the number in digits or as a German or English number word up to ninety-nine.";
+    CLAIM_ID_MISPLACED = "AB615", "claim-id-misplaced", Error,
+        "A document lists a check under a group whose query does not select it (e.g. as enforced while it is advisory).",
+        "Move the id to the list it belongs to, or change the check.";
+    CLAIM_ID_IN_BOTH = "AB616", "claim-id-in-both", Error,
+        "A document lists one id in two groups of the same claim.",
+        "Keep the id in the one list it belongs to.";
+    CLAIM_ID_MISSING = "AB617", "claim-id-missing", Error,
+        "A query selects an id that none of the claim's lists names; not mentioning it reads as 'not affected'.",
+        "Add the id to the list it belongs to.";
+    CLAIM_ID_UNKNOWN = "AB618", "claim-id-unknown", Error,
+        "A document lists an id the claim's query does not know (not a check, retired, or not in the set).",
+        "Remove or correct the id, or widen the query.";
+    DOC_NOT_LINKED = "AB620", "doc-required-check-not-linked", Error,
+        "A check that require_coverage selects is not linked in the section of the rule table.",
+        "Link the check in its rule's row, as a Markdown link to its file.";
+    DOC_LINK_PATH = "AB621", "doc-link-path-broken", Error,
+        "A relative link names an existing check but its path does not lead to the check file from the document.",
+        "Correct the link's path (for generated tables, the region's base= argument).";
+    // AB7xx — scoring
+    SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
+        "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",
+        "Weights are numbers ≥ 0, fractions lie between 0 and 1, floor ≤ max, severities are declared ones.";
 }
 
 pub fn lookup(code: &str) -> Option<&'static Code> {

@@ -4,18 +4,23 @@ pub mod applies_when;
 pub mod ids;
 pub mod manifest;
 pub mod references;
+pub mod retired;
+pub mod rules;
 pub mod sections;
 
 use crate::diag::{self, codes, Diagnostic};
+use crate::graph::Graph;
 use crate::model::{Catalogue, Mode};
 
 /// Every lint pass over the catalogue, sorted, with the catalogue's accepted findings removed.
-pub fn run(cat: &Catalogue) -> Vec<Diagnostic> {
+pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     out.extend(compatibility_note(cat));
     out.extend(ids::check(cat));
     out.extend(manifest::check(cat));
-    out.extend(references::check(cat));
+    out.extend(references::check(cat, graph));
+    out.extend(retired::check(cat, graph));
+    out.extend(rules::check(cat, graph));
     out.extend(sections::check(cat));
     out.extend(applies_when::check(cat));
     out.retain(|d| !allowed(cat, d));

@@ -1,115 +1,135 @@
-//! References from checks to checks: a link must resolve to a live check; a mention of an
-//! unknown id is suspicious; retired ids are history, never a link target.
+//! Reference findings, read off the graph's edges: a link must reach a live check, a mention
+//! of an unknown id is suspicious, a retired id is history (named with its live successor),
+//! and a rule may only cover live checks.
 
 use crate::diag::{codes, Diagnostic, Level};
-use crate::model::config::RetiredDecl;
-use crate::model::{Catalogue, RefKind, Reference};
-use std::collections::BTreeSet;
+use crate::graph::{EdgeKind, Graph, Link, Node, Successor};
+use crate::model::Catalogue;
 
-/// Judge one reference found in `file`. Shared by checks, rules and documents so a link means
-/// the same wherever it is written.
-pub fn judge(
+/// Findings for every edge whose source `from` passes `include` (lint: checks and rules;
+/// verify: documents).
+pub fn findings(
     cat: &Catalogue,
-    known: &BTreeSet<&str>,
-    file: &str,
-    r: &Reference,
-) -> Option<Diagnostic> {
-    if known.contains(r.target.as_str()) {
-        return None;
+    graph: &Graph,
+    include: &dyn Fn(&Node) -> bool,
+) -> Vec<Diagnostic> {
+    graph
+        .links()
+        .into_iter()
+        .filter(|l| include(l.from))
+        .filter_map(|l| judge(cat, graph, &l))
+        .collect()
+}
+
+/// "… and merged into `X`" — the live end of the retired id's chain, if there is one.
+pub fn successor_phrase(cat: &Catalogue, graph: &Graph, id: &str) -> (String, Option<String>) {
+    let date = cat
+        .retired(id)
+        .map(|r| r.retired.clone())
+        .unwrap_or_default();
+    let verb = match cat.retired(id) {
+        Some(r) if r.replaced_by.is_some() => "replaced by",
+        _ => "merged into",
+    };
+    match graph.successor(id) {
+        Successor::Live(s) => (format!("retired on {date} and {verb} `{s}`"), Some(s)),
+        _ => (format!("retired on {date}"), None),
     }
+}
+
+fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
+    let e = l.edge;
+    let id = l.to.key();
     let here = |code, msg: String| {
         Diagnostic::new(code, msg)
-            .file(file)
-            .at(r.line, r.column)
-            .width(r.target.chars().count())
-            .id(r.target.clone())
+            .file(e.file.clone())
+            .at(e.line, e.column)
+            .width(id.chars().count())
+            .id(id)
     };
-    if let Some(ret) = retired(cat, &r.target) {
-        let successor = successor_text(ret);
-        return Some(match r.kind {
-            RefKind::Link => here(
-                &codes::LINK_RETIRED,
-                format!(
-                    "link to `{}`, retired on {}{}",
-                    r.target, ret.retired, successor
+    let subject = match l.from {
+        Node::Rule(r) => format!("rule `{r}`"),
+        _ => String::new(),
+    };
+    match (l.to, e.kind) {
+        (Node::Retired(_), EdgeKind::Links) => {
+            let (phrase, succ) = successor_phrase(cat, graph, id);
+            Some(
+                here(&codes::LINK_RETIRED, format!("link to `{id}`, {phrase}")).help(
+                    succ.map(|s| format!("link `{s}` instead"))
+                        .unwrap_or_else(|| codes::LINK_RETIRED.help.into()),
                 ),
             )
-            .help(match successor_id(ret) {
-                Some(s) => format!("link `{s}` instead"),
-                None => codes::LINK_RETIRED.help.to_string(),
-            }),
-            RefKind::Mention => {
-                let level = match cat
-                    .config
-                    .lint
-                    .as_ref()
-                    .and_then(|l| l.retired_mentions.as_deref())
-                {
-                    Some("error") => Level::Error,
-                    Some("warning") => Level::Warning,
-                    _ => Level::Note,
-                };
+        }
+        (Node::Retired(_), EdgeKind::Mentions) => {
+            let (phrase, _) = successor_phrase(cat, graph, id);
+            let level = match cat
+                .config
+                .lint
+                .as_ref()
+                .and_then(|l| l.retired_mentions.as_deref())
+            {
+                Some("error") => Level::Error,
+                Some("warning") => Level::Warning,
+                _ => Level::Note,
+            };
+            Some(
                 here(
                     &codes::MENTION_RETIRED,
-                    format!(
-                        "mentions `{}`, retired on {}{}",
-                        r.target, ret.retired, successor
-                    ),
+                    format!("mentions `{id}`, {phrase}"),
                 )
                 .level(level)
-                .help(codes::MENTION_RETIRED.help)
-            }
-        });
+                .help(codes::MENTION_RETIRED.help),
+            )
+        }
+        (Node::Retired(_), EdgeKind::Covers) => {
+            let (phrase, succ) = successor_phrase(cat, graph, id);
+            Some(
+                here(
+                    &codes::RULE_RETIRED_CHECK,
+                    format!("{subject} maps to `{id}`, {phrase}"),
+                )
+                .help(
+                    succ.map(|s| format!("map the rule to `{s}` instead"))
+                        .unwrap_or_else(|| codes::RULE_RETIRED_CHECK.help.into()),
+                ),
+            )
+        }
+        (Node::Missing(_), EdgeKind::Links) => Some(
+            here(
+                &codes::LINK_UNKNOWN,
+                format!(
+                    "link to `{id}` ({}), but no such check exists",
+                    e.url.as_deref().unwrap_or("")
+                ),
+            )
+            .help(missing_help(id)),
+        ),
+        (Node::Missing(_), EdgeKind::Mentions) => Some(
+            here(
+                &codes::MENTION_UNKNOWN,
+                format!("mentions `{id}`, but no such check exists"),
+            )
+            .help(missing_help(id)),
+        ),
+        (Node::Missing(_), EdgeKind::Covers) => Some(
+            here(
+                &codes::RULE_UNKNOWN_CHECK,
+                format!("{subject} maps to `{id}`, but no such check exists"),
+            )
+            .help(missing_help(id)),
+        ),
+        _ => None,
     }
-    Some(match r.kind {
-        RefKind::Link => here(
-            &codes::LINK_UNKNOWN,
-            format!(
-                "link to `{}` ({}), but no such check exists",
-                r.target,
-                r.url.as_deref().unwrap_or("")
-            ),
-        )
-        .help(near(known, &r.target)),
-        RefKind::Mention => here(
-            &codes::MENTION_UNKNOWN,
-            format!("mentions `{}`, but no such check exists", r.target),
-        )
-        .help(near(known, &r.target)),
-    })
 }
 
 /// Ids differ by a digit, so "did you mean" would point at an arbitrary neighbour; say what
 /// is missing instead.
-fn near(_known: &BTreeSet<&str>, id: &str) -> String {
+fn missing_help(id: &str) -> String {
     format!("there is no check file for `{id}`; correct the id, or drop the reference if it is deliberate")
 }
 
-pub fn retired<'c>(cat: &'c Catalogue, id: &str) -> Option<&'c RetiredDecl> {
-    cat.config.retired.iter().find(|r| r.id == id)
-}
-
-pub fn successor_id(r: &RetiredDecl) -> Option<&str> {
-    r.merged_into.as_deref().or(r.replaced_by.as_deref())
-}
-
-fn successor_text(r: &RetiredDecl) -> String {
-    match (&r.merged_into, &r.replaced_by) {
-        (Some(m), _) => format!(" and merged into `{m}`"),
-        (None, Some(p)) => format!(" and replaced by `{p}`"),
-        _ => String::new(),
-    }
-}
-
-pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
-    let known = cat.known_ids();
-    cat.checks
-        .iter()
-        .flat_map(|c| {
-            c.references
-                .iter()
-                .filter_map(|r| judge(cat, &known, &c.file, r))
-                .collect::<Vec<_>>()
-        })
-        .collect()
+/// Lint's share: references written in checks and rules.
+pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    findings(cat, graph, &|n| matches!(n, Node::Check(_) | Node::Rule(_)))
 }

@@ -126,7 +126,27 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
             ));
         }
     }
+    diags.extend(validate_scoring(config, text));
     diags
+}
+
+/// Negative weights, fractions above one and undeclared severities in `scoring:`; unknown keys
+/// are already serde's errors (AB120).
+fn validate_scoring(config: &Config, text: &str) -> Vec<Diagnostic> {
+    let Some(scoring) = &config.scoring else {
+        return Vec::new();
+    };
+    let lines = super::yaml_lines::key_lines(text);
+    scoring
+        .problems(&config.severities())
+        .into_iter()
+        .map(|(path, message)| {
+            Diagnostic::new(&codes::SCORING_BAD_VALUE, message)
+                .file(FILE_NAME)
+                .line(super::yaml_lines::line_of(&lines, &path).unwrap_or(1))
+                .help(codes::SCORING_BAD_VALUE.help)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -154,6 +174,31 @@ mod tests {
         let (_, d) = parse("id_pattern: '^[A-Z'\ncategories:\n  - {prefix: A, name: B}\n  - {prefix: A, name: C}\n");
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["AB122", "AB122"]);
+    }
+
+    #[test]
+    fn scoring_typo_negative_weight_and_fraction() {
+        let (_, d) = parse("name: x\nscoring:\n  partial_fractoin: 0.5\n");
+        assert_eq!(d[0].code, "AB120");
+        assert_eq!(d[0].line, Some(3));
+        assert!(
+            d[0].message.contains("partial_fractoin"),
+            "{}",
+            d[0].message
+        );
+        let (_, d) = parse("name: x\nscoring:\n  fail:\n    high: -10\n  advisory_fraction: 1.5\n");
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB701", Some(4)), ("AB701", Some(5))]);
+        let (_, d) = parse("name: x\nscoring:\n  fail: {hihg: 3}\n");
+        assert_eq!(d[0].code, "AB701");
+        assert!(
+            d[0].message.contains("did you mean `high`"),
+            "{}",
+            d[0].message
+        );
+        let (c, d) = parse("name: x\nscoring:\n  max: 100\n  floor: 0\n  fail: {critical: 20, high: 10, medium: 5, low: 2}\n  partial_fraction: 0.5\n  advisory_fraction: 0.5\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(c.scoring.unwrap().fail_points("high"), Some(10.0));
     }
 
     #[test]

@@ -3,15 +3,20 @@
 
 pub mod check;
 pub mod config;
+pub mod data_file;
+pub mod docs;
 pub mod frontmatter;
 pub mod manifest;
 pub mod markdown;
+pub mod rules;
 pub mod text;
+pub mod yaml_lines;
 
 use crate::diag::{codes, Diagnostic};
 use crate::model::catalogue::BrokenCheck;
 use crate::model::{Catalogue, Config, Mode};
 use markdown::IdRules;
+use rayon::prelude::*;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -106,37 +111,23 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
             Vec::new()
         }
     };
-    for path in &files {
-        let shown = text::display_path(root, path);
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let t = match text::read(root, path) {
-            Ok(t) => t,
-            Err(d) => {
-                diags.push(d);
-                broken.push(BrokenCheck { stem, file: shown });
-                continue;
-            }
-        };
-        // A Markdown file without frontmatter whose name is not an id (a README beside the
-        // checks) is not a check; one whose name is an id is a broken check.
-        if !t.text.starts_with("---") && !id_re.is_match(&stem) {
-            continue;
+    // Reading and typing each file is independent: do it on all cores, then merge in file
+    // order so nothing about the output depends on scheduling.
+    let per_file: Vec<FileOutcome> = files
+        .par_iter()
+        .map(|path| load_check_file(root, path, &id_re, &vocab))
+        .collect();
+    for outcome in per_file {
+        diags.extend(outcome.diagnostics);
+        if let Some(c) = outcome.check {
+            checks.push(c);
         }
-        diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
-        match check::load(&shown, &t.text, &vocab) {
-            Ok(c) => checks.push(c),
-            Err(d) => {
-                diags.extend(d);
-                broken.push(BrokenCheck {
-                    stem,
-                    file: shown.clone(),
-                });
-            }
+        if let Some(b) = outcome.broken {
+            broken.push(b);
         }
-        sources.insert(shown, t.text);
+        if let Some((shown, text)) = outcome.source {
+            sources.insert(shown, text);
+        }
     }
 
     let manifest_path = checks_dir.join(manifest::FILE_NAME);
@@ -185,21 +176,87 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
         categories: &categories,
         checks_dir: &dir_name,
     };
-    for c in &mut checks {
-        check::attach_body(c, &ids);
+    checks
+        .par_iter_mut()
+        .for_each(|c| check::attach_body(c, &ids));
+
+    let mut documents = Vec::new();
+    for path in docs::declared(&config) {
+        match docs::load(root, &path, &ids) {
+            Ok((d, notes)) => {
+                diags.extend(notes);
+                sources.insert(d.path.clone(), d.text.clone());
+                documents.push(d);
+            }
+            Err(d) => diags.push(d),
+        }
     }
 
+    let mut rules = Vec::new();
+    let rules_dir = root.join(
+        config
+            .rules
+            .as_ref()
+            .and_then(|r| r.dir.as_deref())
+            .unwrap_or("rules"),
+    );
+    if rules_dir.is_dir() {
+        match list_markdown(&rules_dir) {
+            Ok(files) => {
+                for path in files {
+                    let shown = text::display_path(root, &path);
+                    match text::read(root, &path) {
+                        Ok(t) => {
+                            diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
+                            // A README beside the rule files is not a rule.
+                            if t.text.starts_with("---") {
+                                match rules::load_file(&shown, &t.text, &ids) {
+                                    Ok(r) => rules.push(r),
+                                    Err(d) => diags.extend(d),
+                                }
+                            }
+                            sources.insert(shown, t.text);
+                        }
+                        Err(d) => diags.push(d),
+                    }
+                }
+            }
+            Err(e) => diags.push(
+                Diagnostic::new(
+                    &codes::UNREADABLE,
+                    format!("cannot list `{}`: {e}", rules_dir.display()),
+                )
+                .help(codes::UNREADABLE.help),
+            ),
+        }
+    }
+    if let Some(rc) = &config.rules {
+        for decl in &rc.tables {
+            if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
+                let (r, d) = rules::from_table(doc, decl);
+                rules.extend(r);
+                diags.extend(d);
+            }
+        }
+    }
+    let rules = rules::merge(rules, &mut diags);
+
+    let mut catalogue = Catalogue {
+        root: root.to_path_buf(),
+        mode,
+        config,
+        categories,
+        checks,
+        broken,
+        manifest,
+        rules,
+        documents,
+        sources,
+        by_id: BTreeMap::new(),
+    };
+    catalogue.index();
     Ok(Loaded {
-        catalogue: Catalogue {
-            root: root.to_path_buf(),
-            mode,
-            config,
-            categories,
-            checks,
-            broken,
-            manifest,
-            sources,
-        },
+        catalogue,
         diagnostics: diags,
     })
 }
@@ -216,4 +273,58 @@ fn list_markdown(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     files.sort();
     Ok(files)
+}
+
+/// What loading one check file produced.
+struct FileOutcome {
+    check: Option<crate::model::Check>,
+    broken: Option<BrokenCheck>,
+    source: Option<(String, String)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn load_check_file(
+    root: &Path,
+    path: &Path,
+    id_re: &Regex,
+    vocab: &check::Vocab<'_>,
+) -> FileOutcome {
+    let shown = text::display_path(root, path);
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = FileOutcome {
+        check: None,
+        broken: None,
+        source: None,
+        diagnostics: Vec::new(),
+    };
+    let t = match text::read(root, path) {
+        Ok(t) => t,
+        Err(d) => {
+            out.diagnostics.push(d);
+            out.broken = Some(BrokenCheck { stem, file: shown });
+            return out;
+        }
+    };
+    // A Markdown file without frontmatter whose name is not an id (a README beside the
+    // checks) is not a check; one whose name is an id is a broken check.
+    if !t.text.starts_with("---") && !id_re.is_match(&stem) {
+        return out;
+    }
+    out.diagnostics
+        .extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
+    match check::load(&shown, &t.text, vocab) {
+        Ok(c) => out.check = Some(c),
+        Err(d) => {
+            out.diagnostics.extend(d);
+            out.broken = Some(BrokenCheck {
+                stem,
+                file: shown.clone(),
+            });
+        }
+    }
+    out.source = Some((shown, t.text));
+    out
 }

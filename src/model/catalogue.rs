@@ -46,14 +46,33 @@ pub struct Catalogue {
     pub checks: Vec<Check>,
     pub broken: Vec<BrokenCheck>,
     pub manifest: Option<Manifest>,
+    /// Rules from rule files and mapping tables, merged by id, sorted by id.
+    pub rules: Vec<super::Rule>,
+    /// Documents read for `docs` and rule tables, sorted by path.
+    pub documents: Vec<super::Document>,
     /// Text of every file read, by root-relative path, for rendering diagnostics with source.
     pub sources: BTreeMap<String, String>,
+    /// Position in `checks` of each id's first file; built by `index()`.
+    pub by_id: BTreeMap<String, usize>,
 }
 
 impl Catalogue {
     /// The check with this id (the first file, if an id is duplicated).
     pub fn check(&self, id: &str) -> Option<&Check> {
-        self.checks.iter().find(|c| c.id == id)
+        match self.by_id.get(id) {
+            Some(&i) => self.checks.get(i),
+            // Before indexing (or for a catalogue built by hand) fall back to a scan.
+            None if self.by_id.is_empty() => self.checks.iter().find(|c| c.id == id),
+            None => None,
+        }
+    }
+
+    /// Build the id index; loading calls this once the checks are final.
+    pub fn index(&mut self) {
+        self.by_id.clear();
+        for (i, c) in self.checks.iter().enumerate() {
+            self.by_id.entry(c.id.clone()).or_insert(i);
+        }
     }
 
     /// Ids that exist as check files, typed or not.
@@ -74,6 +93,18 @@ impl Catalogue {
 
     pub fn is_category(&self, prefix: &str) -> bool {
         self.categories.iter().any(|c| c == prefix)
+    }
+
+    pub fn rule(&self, id: &str) -> Option<&super::Rule> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+
+    pub fn document(&self, path: &str) -> Option<&super::Document> {
+        self.documents.iter().find(|d| d.path == path)
+    }
+
+    pub fn retired(&self, id: &str) -> Option<&super::config::RetiredDecl> {
+        self.config.retired.iter().find(|r| r.id == id)
     }
 
     pub fn name(&self) -> &str {

@@ -30,7 +30,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "lint",
 ];
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
@@ -66,13 +66,14 @@ pub struct Config {
     pub docs: Vec<String>,
     #[serde(default)]
     pub claims: Vec<ClaimDecl>,
+    /// The quality score of audit reports; defaults when absent.
     #[serde(default)]
-    pub scoring: Option<serde_yaml::Value>,
+    pub scoring: Option<super::scoring::ScoringConfig>,
     #[serde(default)]
     pub lint: Option<LintConfig>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CategoryDecl {
     pub prefix: String,
@@ -81,7 +82,7 @@ pub struct CategoryDecl {
     pub description: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BaselineConfig {
     #[serde(default = "default_baseline_values")]
@@ -122,7 +123,7 @@ fn default_profile_field() -> String {
     "mcp_spec_version".into()
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RetiredDecl {
     pub id: String,
@@ -135,14 +136,14 @@ pub struct RetiredDecl {
     pub replaced_by: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileDecl {
     #[serde(default)]
     pub fields: BTreeMap<String, ProfileFieldDecl>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileFieldDecl {
     #[serde(rename = "type")]
@@ -166,21 +167,21 @@ fn yes() -> bool {
     true
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DerivedDecl {
     /// True iff the list field `from` has an entry outside `values`.
     pub any_other_than: Option<AnyOtherThan>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnyOtherThan {
     pub field: String,
     pub values: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RulesConfig {
     #[serde(default)]
@@ -189,7 +190,7 @@ pub struct RulesConfig {
     pub tables: Vec<RuleTableDecl>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleTableDecl {
     pub doc: String,
@@ -208,7 +209,7 @@ fn two() -> usize {
     2
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimDecl {
     pub name: String,
@@ -219,7 +220,7 @@ pub struct ClaimDecl {
     pub expect: BTreeMap<String, String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LintConfig {
     /// Findings the maintainers have reviewed and accepted, each with its reason.
@@ -230,7 +231,7 @@ pub struct LintConfig {
     pub retired_mentions: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AllowDecl {
     pub code: String,

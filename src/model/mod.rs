@@ -4,9 +4,15 @@ pub mod catalogue;
 pub mod check;
 pub mod check_fields;
 pub mod config;
+pub mod document;
+pub mod outline;
 pub mod reference;
+pub mod rule;
+pub mod scoring;
 
 pub use catalogue::{Catalogue, Mode};
 pub use check::{Adoption, Check, Criterion, Section};
 pub use config::Config;
+pub use document::Document;
 pub use reference::{RefKind, Reference};
+pub use rule::{Coverage, Rule, RuleOrigin};

@@ -15,7 +15,9 @@ pub fn render() -> String {
     );
     for c in CODES {
         out.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} |\n",
+            // The anchor is what SARIF's helpUri points at.
+            "| <a id=\"{}\"></a>{} | `{}` | {} | {} | {} |\n",
+            c.code.to_lowercase(),
             c.code,
             c.name,
             c.level.as_str(),

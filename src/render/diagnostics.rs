@@ -126,12 +126,32 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
-/// `prefix/file`, where prefix is the catalogue root as the user named it.
+/// `prefix/file`, where prefix is the catalogue root as the user named it, with `dir/..`
+/// pairs folded so a document outside the root (`../README.md`) gets the path a CI system
+/// knows it by (`README.md`, not `catalogue/../README.md`).
 pub fn join(prefix: &str, file: &str) -> String {
-    if prefix.is_empty() || prefix == "." {
+    let joined = if prefix.is_empty() || prefix == "." {
         file.to_string()
     } else {
         format!("{}/{}", prefix.trim_end_matches('/'), file)
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "." if !parts.is_empty() => {}
+            ".." if parts
+                .last()
+                .is_some_and(|p| *p != ".." && *p != "." && !p.is_empty()) =>
+            {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
     }
 }
 
@@ -174,9 +194,12 @@ pub fn github(diags: &[Diagnostic], prefix: &str) -> String {
         }
         if let Some(l) = d.line {
             props.push(format!("line={l}"));
-        }
-        if let Some(c) = d.column {
-            props.push(format!("col={c}"));
+            // GitHub reads a column range only within one line; the end column is inclusive.
+            if let Some(c) = d.column {
+                props.push(format!("endLine={l}"));
+                props.push(format!("col={c}"));
+                props.push(format!("endColumn={}", c + d.width.max(1) - 1));
+            }
         }
         let name = codes::lookup(d.code).map(|c| c.name).unwrap_or("");
         props.push(format!(
@@ -197,77 +220,19 @@ pub fn github(diags: &[Diagnostic], prefix: &str) -> String {
     out
 }
 
-/// SARIF 2.1.0: one rule per registered code, one result per diagnostic.
-pub fn sarif(diags: &[Diagnostic], prefix: &str) -> String {
-    let rules: Vec<_> = codes::CODES
-        .iter()
-        .map(|c| {
-            json!({
-                "id": c.code,
-                "name": c.name,
-                "shortDescription": {"text": c.summary},
-                "help": {"text": c.help},
-                "defaultConfiguration": {"level": sarif_level(c.level)},
-            })
-        })
-        .collect();
-    let results: Vec<_> = diags
-        .iter()
-        .map(|d| {
-            let mut r = json!({
-                "ruleId": d.code,
-                "level": sarif_level(d.level),
-                "message": {"text": match &d.help {
-                    Some(h) => format!("{}\nhelp: {h}", d.message),
-                    None => d.message.clone(),
-                }},
-            });
-            if let Some(i) = codes::CODES.iter().position(|c| c.code == d.code) {
-                r["ruleIndex"] = i.into();
-            }
-            if let Some(f) = &d.file {
-                let mut region = serde_json::Map::new();
-                if let Some(l) = d.line {
-                    region.insert("startLine".into(), l.into());
-                    if let Some(c) = d.column {
-                        region.insert("startColumn".into(), c.into());
-                        region.insert("endColumn".into(), (c + d.width).into());
-                    }
-                }
-                let mut physical = json!({"artifactLocation": {"uri": join(prefix, f)}});
-                if !region.is_empty() {
-                    physical["region"] = region.into();
-                }
-                r["locations"] = json!([{ "physicalLocation": physical }]);
-            }
-            if let Some(id) = &d.id {
-                r["properties"] = json!({ "id": id });
-            }
-            r
-        })
-        .collect();
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "auditbook",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://example.invalid/auditbook",
-                "rules": rules,
-            }},
-            "results": results,
-        }],
-    });
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    out.push('\n');
-    out
-}
+/// SARIF 2.1.0 lives in its own module; re-exported here beside the other formats.
+pub use super::sarif::{sarif, Successors};
 
-fn sarif_level(l: Level) -> &'static str {
-    match l {
-        Level::Error => "error",
-        Level::Warning => "warning",
-        Level::Note => "note",
+#[cfg(test)]
+mod tests {
+    use super::join;
+
+    #[test]
+    fn join_folds_parent_steps() {
+        assert_eq!(join("catalogue", "../README.md"), "README.md");
+        assert_eq!(join(".", "checks/A-001.md"), "checks/A-001.md");
+        assert_eq!(join("a/b/", "../../x.md"), "x.md");
+        assert_eq!(join("..", "../x.md"), "../../x.md");
+        assert_eq!(join("/abs/cat", "checks/A.md"), "/abs/cat/checks/A.md");
     }
 }

@@ -3,4 +3,10 @@
 pub mod codes_doc;
 pub mod csv;
 pub mod diagnostics;
+pub mod graph_export;
+pub mod html_markdown;
+pub mod sarif;
+pub mod site;
+pub mod tables;
+pub mod templates;
 pub mod text_table;

@@ -1,0 +1,65 @@
+//! Audits: a server profile decides which checks apply, a results file says what an auditor
+//! observed, and the two become a verdict, a score and a report.
+//!
+//! profile ──check──▶ Profile ──▶ Applicability ──┐
+//! results ──validate (against applicability)──▶ Results ──▶ Audit (verdict) ──▶ Score ──▶ Report
+//!
+//! Each step takes the previous one's value; rendering (templates, json) only lays out the
+//! `report::Report` value.
+
+pub mod applicability;
+pub mod portfolio;
+pub mod profile;
+pub mod report;
+pub mod results;
+pub mod score;
+pub mod verdict;
+
+use crate::load::data_file::DataFile;
+use crate::model::Catalogue;
+
+/// Everything one audit computed.
+pub struct Run<'c> {
+    pub applicability: applicability::Applicability,
+    pub results: Option<results::Results>,
+    pub audit: verdict::Audit<'c>,
+}
+
+/// Applicability, results validation and the verdict for one profile.
+pub fn run<'c>(
+    cat: &'c Catalogue,
+    checked: &profile::Checked,
+    results_file: Option<&DataFile>,
+    policy: verdict::Policy,
+) -> Run<'c> {
+    let app = applicability::compute(cat, &checked.profile);
+    let mut problems = checked.diagnostics.clone();
+    for e in &app.entries {
+        if e.status == applicability::Status::Error {
+            // The line of the first field the expression reads (or of its parent) in the profile.
+            let at = e.reads.first().map(String::as_str).unwrap_or("");
+            problems.push(
+                crate::diag::Diagnostic::new(
+                    &crate::diag::codes::APPLICABILITY_ERROR,
+                    format!("{}: {}", e.id, e.reason),
+                )
+                .id(e.id.clone())
+                .file(checked.profile.source.shown.clone())
+                .line(checked.profile.source.line(at))
+                .help(crate::diag::codes::APPLICABILITY_ERROR.help),
+            );
+        }
+    }
+    let results = results_file.map(|f| {
+        let (r, d) = results::validate(cat, &app, f);
+        problems.extend(d);
+        r
+    });
+    crate::diag::normalise(&mut problems);
+    let audit = verdict::assess(cat, &app, results.as_ref(), problems, policy);
+    Run {
+        applicability: app,
+        results,
+        audit,
+    }
+}

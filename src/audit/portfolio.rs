@@ -1,0 +1,462 @@
+//! A portfolio: many servers (`servers: [{name, profile, results?}]`, profile inline or a path
+//! relative to the portfolio file) audited against one catalogue, summarised as one matrix of
+//! servers × categories.
+
+use super::profile::{self, Checked, Source};
+use super::verdict::{Policy, Verdict};
+use crate::diag::{codes, Diagnostic};
+use crate::load::check::suggest;
+use crate::load::data_file::{self, DataError, DataFile};
+use crate::model::Catalogue;
+use serde::Serialize;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+
+pub const SERVER_KEYS: &[&str] = &["name", "profile", "results"];
+pub const TOP_KEYS: &[&str] = &["servers", "name", "description"];
+
+/// Whether a data file is a portfolio rather than a profile.
+pub fn looks_like(v: &Json) -> bool {
+    v.as_object().is_some_and(|m| m.contains_key("servers"))
+}
+
+#[derive(Clone, Debug)]
+pub enum ProfileRef {
+    Inline(Json),
+    /// (path to open, path to show)
+    File(PathBuf, String),
+    Missing,
+}
+
+#[derive(Clone, Debug)]
+pub struct ServerEntry {
+    pub name: String,
+    pub index: usize,
+    pub profile: ProfileRef,
+    pub results: Option<(PathBuf, String)>,
+}
+
+pub struct Portfolio {
+    pub file: DataFile,
+    pub servers: Vec<ServerEntry>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// `rel` as seen from the directory of `base` (both as opened and as shown).
+fn beside(base: &DataFile, rel: &str) -> (PathBuf, String) {
+    let p = Path::new(rel);
+    if p.is_absolute() {
+        return (p.to_path_buf(), rel.to_string());
+    }
+    let dir = base.path.parent().unwrap_or(Path::new(""));
+    let shown_dir = Path::new(&base.shown).parent().unwrap_or(Path::new(""));
+    (dir.join(p), slashes(&shown_dir.join(p)))
+}
+
+fn slashes(p: &Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
+}
+
+impl Portfolio {
+    pub fn parse(file: DataFile) -> Portfolio {
+        let mut diags = Vec::new();
+        let mut servers = Vec::new();
+        let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
+        match &file.value {
+            Json::Object(top) => {
+                for k in top.keys() {
+                    if !TOP_KEYS.contains(&k.as_str()) {
+                        let hint = suggest(k, TOP_KEYS.iter().copied())
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| codes::PORTFOLIO_INVALID.help.to_string());
+                        diags
+                            .push(bad(k, format!("unknown key `{k}` in the portfolio")).help(hint));
+                    }
+                }
+                match top.get("servers") {
+                    Some(Json::Array(items)) => {
+                        for (i, item) in items.iter().enumerate() {
+                            if let Some(s) = entry(&file, i, item, &servers, &mut diags) {
+                                servers.push(s);
+                            }
+                        }
+                        if items.is_empty() {
+                            diags.push(bad("servers", "the portfolio lists no servers".into()));
+                        }
+                    }
+                    _ => diags.push(bad("servers", "`servers` must be a list of servers".into())),
+                }
+            }
+            _ => diags.push(bad("", "a portfolio is a mapping with `servers`".into())),
+        }
+        Portfolio {
+            file,
+            servers,
+            diagnostics: diags,
+        }
+    }
+
+    /// Resolve results against `dir` instead of the portfolio's directory; servers without a
+    /// `results` entry use `DIR/<name>.results.yaml` (or `.yml`, `.json`) when it exists.
+    pub fn use_results_dir(&mut self, dir: &Path, shown_dir: &str) {
+        for s in &mut self.servers {
+            let rel = match &s.results {
+                Some((_, shown)) => {
+                    let name = Path::new(shown)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    Some(name)
+                }
+                None => ["yaml", "yml", "json"]
+                    .iter()
+                    .map(|ext| format!("{}.results.{ext}", s.name))
+                    .find(|n| dir.join(n).is_file()),
+            };
+            s.results = rel.map(|n| (dir.join(&n), slashes(&Path::new(shown_dir).join(&n))));
+        }
+    }
+
+    /// The checked profile of one server.
+    pub fn profile_of(&self, cat: &Catalogue, s: &ServerEntry) -> Result<Checked, DataError> {
+        match &s.profile {
+            ProfileRef::Inline(v) => {
+                let text = serde_json::to_string(v).unwrap_or_default();
+                let source = Source {
+                    shown: self.file.shown.clone(),
+                    value: v.clone(),
+                    digest: crate::snapshot::sha256(text.as_bytes()),
+                    lines: self.file.lines.clone(),
+                    prefix: format!("servers[{}].profile", s.index),
+                    text: self.file.text.clone(),
+                };
+                Ok(profile::check(
+                    cat,
+                    source,
+                    Some(s.name.clone()),
+                    s.results.clone(),
+                ))
+            }
+            ProfileRef::File(path, shown) => {
+                let file = data_file::read(path, shown, &codes::PROFILE_INVALID)?;
+                if looks_like(&file.value) {
+                    return Err(DataError::Invalid(vec![self.file.at(
+                        &codes::PORTFOLIO_INVALID,
+                        &format!("servers[{}].profile", s.index),
+                        format!(
+                            "the profile of `{}` is itself a portfolio (`{shown}`)",
+                            s.name
+                        ),
+                    )]));
+                }
+                let notes = file.notes.clone();
+                let mut c = profile::check(
+                    cat,
+                    Source::from_file(file),
+                    Some(s.name.clone()),
+                    s.results.clone(),
+                );
+                c.diagnostics.extend(notes);
+                Ok(c)
+            }
+            ProfileRef::Missing => Err(DataError::Invalid(vec![self.file.at(
+                &codes::PORTFOLIO_INVALID,
+                &format!("servers[{}]", s.index),
+                format!("server `{}` has no profile", s.name),
+            )])),
+        }
+    }
+}
+
+fn entry(
+    file: &DataFile,
+    i: usize,
+    item: &Json,
+    seen: &[ServerEntry],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ServerEntry> {
+    let here = format!("servers[{i}]");
+    let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
+    let Json::Object(m) = item else {
+        diags.push(bad(
+            &here,
+            format!("server {} must be a mapping with name and profile", i + 1),
+        ));
+        return None;
+    };
+    for k in m.keys() {
+        if !SERVER_KEYS.contains(&k.as_str()) {
+            let hint = suggest(k, SERVER_KEYS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| codes::PORTFOLIO_INVALID.help.to_string());
+            diags.push(
+                bad(
+                    &format!("{here}.{k}"),
+                    format!("unknown key `{k}` in server {}", i + 1),
+                )
+                .help(hint),
+            );
+        }
+    }
+    let name = match m.get("name") {
+        Some(Json::String(n)) if !n.trim().is_empty() => n.clone(),
+        _ => {
+            diags.push(bad(
+                &format!("{here}.name"),
+                format!("server {} has no name", i + 1),
+            ));
+            return None;
+        }
+    };
+    if seen.iter().any(|s| s.name == name) {
+        diags.push(bad(
+            &format!("{here}.name"),
+            format!("server name `{name}` is used twice"),
+        ));
+        return None;
+    }
+    let profile = match m.get("profile") {
+        Some(Json::String(p)) => {
+            let (path, shown) = beside(file, p);
+            ProfileRef::File(path, shown)
+        }
+        Some(v @ Json::Object(_)) => ProfileRef::Inline(v.clone()),
+        _ => {
+            diags.push(bad(
+                &format!("{here}.profile"),
+                format!("server `{name}` needs a profile: a file path or an inline mapping"),
+            ));
+            ProfileRef::Missing
+        }
+    };
+    let results = match m.get("results") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(p)) => Some(beside(file, p)),
+        Some(_) => {
+            diags.push(bad(
+                &format!("{here}.results"),
+                format!("the results of `{name}` must be a file path"),
+            ));
+            None
+        }
+    };
+    Some(ServerEntry {
+        name,
+        index: i,
+        profile,
+        results,
+    })
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CategoryHead {
+    pub prefix: String,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ServerRow {
+    pub name: String,
+    pub profile: String,
+    pub results: Option<String>,
+    pub verdict: Verdict,
+    pub score: Option<super::score::Points>,
+    pub scored_share: u32,
+    pub applicable: usize,
+    pub total: usize,
+    /// Applicable checks per category, in category order.
+    pub by_category: Vec<usize>,
+    /// Findings (enforced, by the policy) per severity, in severity order.
+    pub findings: serde_json::Map<String, Json>,
+    pub advisory_findings: usize,
+    pub blocking: Vec<String>,
+    pub missing: usize,
+    pub not_verified: usize,
+    pub errors: usize,
+    /// Why the server is incomplete, when it is.
+    pub incomplete: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Matrix {
+    pub portfolio: String,
+    pub policy: &'static str,
+    pub categories: Vec<CategoryHead>,
+    pub severities: Vec<String>,
+    pub servers: Vec<ServerRow>,
+    /// Servers per verdict, every verdict listed.
+    pub verdicts: serde_json::Map<String, Json>,
+}
+
+/// Audit every server of the portfolio. Diagnostics of every input come back with the matrix.
+pub fn matrix(
+    cat: &Catalogue,
+    p: &Portfolio,
+    policy: Policy,
+) -> Result<(Matrix, Vec<Diagnostic>), String> {
+    let mut diags = p.diagnostics.clone();
+    diags.extend(p.file.notes.iter().cloned());
+    let severities = cat.config.severities();
+    let mut servers = Vec::new();
+    for s in &p.servers {
+        let unread = |msg: String| {
+            p.file.at(
+                &codes::PORTFOLIO_INVALID,
+                &format!("servers[{}]", s.index),
+                msg,
+            )
+        };
+        let checked = match p.profile_of(cat, s) {
+            Ok(c) => c,
+            Err(DataError::Unreadable(m)) => {
+                diags.push(unread(m.clone()));
+                servers.push(empty_row(cat, s, &severities, vec![m]));
+                continue;
+            }
+            Err(DataError::Invalid(d)) => {
+                let n = d.len();
+                diags.extend(d);
+                servers.push(empty_row(
+                    cat,
+                    s,
+                    &severities,
+                    vec![format!("the profile has {n} error(s)")],
+                ));
+                continue;
+            }
+        };
+        let results = match &s.results {
+            None => None,
+            Some((path, shown)) => match data_file::read(path, shown, &codes::RESULTS_INVALID) {
+                Ok(f) => Some(f),
+                Err(DataError::Unreadable(m)) => {
+                    diags.push(unread(m.clone()));
+                    servers.push(empty_row(cat, s, &severities, vec![m]));
+                    continue;
+                }
+                Err(DataError::Invalid(d)) => {
+                    let n = d.len();
+                    diags.extend(d);
+                    servers.push(empty_row(
+                        cat,
+                        s,
+                        &severities,
+                        vec![format!("the results file has {n} error(s)")],
+                    ));
+                    continue;
+                }
+            },
+        };
+        let run = super::run(cat, &checked, results.as_ref(), policy);
+        diags.extend(run.audit.problems.iter().cloned());
+        let score = super::score::score(cat, &run.audit);
+        let by_category = cat
+            .categories
+            .iter()
+            .map(|prefix| {
+                run.audit
+                    .applicable()
+                    .filter(|r| &r.check.category == prefix)
+                    .count()
+            })
+            .collect();
+        let findings = severities
+            .iter()
+            .map(|sev| {
+                let n = run
+                    .audit
+                    .findings
+                    .iter()
+                    .filter(|id| cat.check(id).is_some_and(|c| &c.severity == sev))
+                    .count();
+                (sev.clone(), Json::from(n))
+            })
+            .collect();
+        servers.push(ServerRow {
+            name: s.name.clone(),
+            profile: checked.profile.source.shown.clone(),
+            results: results.as_ref().map(|f| f.shown.clone()),
+            verdict: run.audit.verdict,
+            score: Some(score.value),
+            scored_share: score.scored_share,
+            applicable: score.applicable,
+            total: cat.checks.len(),
+            by_category,
+            findings,
+            advisory_findings: run.audit.advisory.len(),
+            blocking: run.audit.blocking.clone(),
+            missing: run.audit.missing.len() + run.audit.todo.len(),
+            not_verified: run.audit.not_verified.len(),
+            errors: run
+                .audit
+                .problems
+                .iter()
+                .filter(|d| d.level == crate::diag::Level::Error)
+                .count(),
+            incomplete: run.audit.incomplete.clone(),
+        });
+    }
+    let verdicts = [
+        Verdict::ProductionReady,
+        Verdict::NotProductionReady,
+        Verdict::Incomplete,
+    ]
+    .iter()
+    .map(|v| {
+        let n = servers.iter().filter(|s| s.verdict == *v).count();
+        (v.as_str().to_string(), Json::from(n))
+    })
+    .collect();
+    crate::diag::normalise(&mut diags);
+    Ok((
+        Matrix {
+            portfolio: p.file.shown.clone(),
+            policy: policy.as_str(),
+            categories: cat
+                .categories
+                .iter()
+                .map(|c| CategoryHead {
+                    prefix: c.clone(),
+                    name: cat.config.category_name(c).unwrap_or(c).to_string(),
+                })
+                .collect(),
+            severities,
+            servers,
+            verdicts,
+        },
+        diags,
+    ))
+}
+
+fn empty_row(
+    cat: &Catalogue,
+    s: &ServerEntry,
+    severities: &[String],
+    why: Vec<String>,
+) -> ServerRow {
+    ServerRow {
+        name: s.name.clone(),
+        profile: match &s.profile {
+            ProfileRef::File(_, shown) => shown.clone(),
+            ProfileRef::Inline(_) => "(inline)".into(),
+            ProfileRef::Missing => "(none)".into(),
+        },
+        results: s.results.as_ref().map(|(_, shown)| shown.clone()),
+        verdict: Verdict::Incomplete,
+        score: None,
+        scored_share: 0,
+        applicable: 0,
+        total: cat.checks.len(),
+        by_category: vec![0; cat.categories.len()],
+        findings: severities
+            .iter()
+            .map(|s| (s.clone(), Json::from(0)))
+            .collect(),
+        advisory_findings: 0,
+        blocking: Vec::new(),
+        missing: 0,
+        not_verified: 0,
+        errors: 1,
+        incomplete: why,
+    }
+}

@@ -1,0 +1,861 @@
+//! The audit report as one serialisable value. Everything a reader sees is decided here; the
+//! Markdown and HTML templates and the JSON output only lay this value out. Every list is in a
+//! total order, and nothing depends on time or the machine, so two runs are byte-identical.
+
+use super::applicability::{percent, Status as Gate};
+use super::profile::{display_json, Checked};
+use super::results::{Status, EFFORTS};
+use super::score::Score;
+use super::verdict::{Audit, Row, Verdict};
+use super::Run;
+use crate::diag::Level;
+use crate::model::{Catalogue, Check};
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub title: String,
+    pub server: String,
+    pub verdict: Verdict,
+    /// One line a reader can act on.
+    pub verdict_line: String,
+    pub complete: bool,
+    pub incomplete: Vec<String>,
+    /// No results file was given: every applicable check is `todo`.
+    pub plan: bool,
+    pub policy: &'static str,
+    /// The statuses the policy reports as findings.
+    pub policy_statuses: Vec<&'static str>,
+    /// Severities whose enforced failures block.
+    pub blocking_severities: Vec<String>,
+    pub counts: Counts,
+    pub score: Score,
+    pub measured: Vec<String>,
+    pub concluded: Vec<String>,
+    pub open: Vec<String>,
+    pub profile: Vec<ProfileField>,
+    pub categories: Vec<CategoryLine>,
+    pub not_applicable_categories: Vec<NotApplicableCategory>,
+    pub severities: Vec<SeverityLine>,
+    /// Enforced checks whose status the policy counts; severity, then id.
+    pub findings: Vec<FindingRow>,
+    /// Advisory checks whose status the policy counts; severity, then id.
+    pub advisory_findings: Vec<FindingRow>,
+    /// One block per applicable fail or partial result; severity, then id.
+    pub details: Vec<Detail>,
+    pub blocking: Vec<String>,
+    pub not_verified: Vec<Item>,
+    pub missing: Vec<Item>,
+    pub todo: Vec<Item>,
+    pub rejected: Vec<Item>,
+    pub undecided: Vec<Item>,
+    /// Fail and partial results in the order to fix them: severity, then effort, then id.
+    pub remediation: Vec<Step>,
+    /// Every check of the catalogue with its applicability and status (for `--previous`).
+    pub checks: Vec<CheckLine>,
+    pub problems: Vec<Problem>,
+    pub comparison: Option<Comparison>,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Counts {
+    pub checks: usize,
+    pub applicable: usize,
+    /// Applicable checks by status, every status listed, in status order.
+    pub by_status: Map<String, Json>,
+    pub findings: usize,
+    pub advisory_findings: usize,
+    pub would_have_blocked: usize,
+    pub blocking: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ProfileField {
+    pub field: String,
+    /// The value as written (null when the profile does not give the field).
+    pub value: Json,
+    /// The value as the expression language prints it, for reading.
+    pub display: String,
+    pub declared: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CategoryLine {
+    pub prefix: String,
+    pub name: String,
+    pub applicable: usize,
+    pub total: usize,
+    pub share: u32,
+    pub findings: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NotApplicableCategory {
+    pub prefix: String,
+    pub name: String,
+    pub total: usize,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeverityLine {
+    pub severity: String,
+    pub applicable: usize,
+    /// Applicable checks of this severity by status, every status listed, in status order.
+    pub by_status: Map<String, Json>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Sources {
+    pub link: String,
+    pub spec_ref: Option<String>,
+    pub pdf_ref: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FindingRow {
+    pub id: String,
+    pub title: String,
+    pub category: String,
+    pub severity: String,
+    pub adoption: &'static str,
+    pub status: &'static str,
+    pub blocking: bool,
+    pub would_have_blocked: bool,
+    pub sources: Sources,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Detail {
+    pub id: String,
+    pub title: String,
+    pub category: String,
+    pub severity: String,
+    pub adoption: &'static str,
+    pub status: &'static str,
+    pub blocking: bool,
+    pub would_have_blocked: bool,
+    pub evidence: Vec<String>,
+    pub gaps: Vec<String>,
+    pub effort: Option<String>,
+    pub remediation: Option<String>,
+    pub sources: Sources,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Item {
+    pub id: String,
+    pub title: String,
+    pub severity: String,
+    pub adoption: &'static str,
+    /// What was recorded or why the item is listed.
+    pub note: String,
+    pub link: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub rank: usize,
+    pub id: String,
+    pub title: String,
+    pub severity: String,
+    pub adoption: &'static str,
+    pub status: &'static str,
+    pub effort: Option<String>,
+    /// Where the effort came from: `result` or `check`.
+    pub effort_from: Option<&'static str>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckLine {
+    pub id: String,
+    pub applicability: Gate,
+    pub status: Option<Status>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    pub code: &'static str,
+    pub level: Level,
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub id: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StatusChange {
+    pub id: String,
+    pub then: Option<String>,
+    pub now: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub previous: String,
+    /// Why the comparison was refused; `None` when it was made.
+    pub refused: Option<String>,
+    pub verdict_then: Option<String>,
+    pub score_then: Option<Json>,
+    pub changes: Vec<StatusChange>,
+    /// Checks that now fail or are partial but did not before.
+    pub worse: Vec<String>,
+    /// Checks that failed or were partial before and now pass.
+    pub fixed: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Meta {
+    pub engine: EngineMeta,
+    pub catalogue: CatalogueMeta,
+    pub profile: FileMeta,
+    pub results: Option<ResultsMeta>,
+    pub policy: &'static str,
+    pub scoring: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineMeta {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CatalogueMeta {
+    pub name: String,
+    pub version: Option<String>,
+    pub root: String,
+    pub checks: usize,
+    /// sha256 over every catalogue file read.
+    pub files_digest: String,
+    /// sha256 over what an audit depends on; `--previous` compares this.
+    pub semantic_fingerprint: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FileMeta {
+    pub file: String,
+    pub server: Option<String>,
+    pub digest: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultsMeta {
+    pub file: String,
+    pub digest: String,
+    /// As written, in the file's order.
+    pub audit_meta: Map<String, Json>,
+}
+
+/// Choices that shape the report but not the verdict.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The catalogue root as the user named it.
+    pub catalogue_root: String,
+    /// Links to checks: `BASE/checks/ID.md` instead of a path relative to `link_from`.
+    pub check_url_base: Option<String>,
+    /// Prefix making a check file's root-relative path reachable from where the report is read.
+    pub link_prefix: String,
+    /// `--previous`: the file as named and its parsed content (or why it could not be read).
+    pub previous: Option<(String, Result<Json, String>)>,
+}
+
+fn link(c: &Check, o: &Options) -> String {
+    match &o.check_url_base {
+        Some(base) => format!("{}/{}", base.trim_end_matches('/'), c.file),
+        None if o.link_prefix.is_empty() || o.link_prefix == "." => c.file.clone(),
+        None => format!("{}/{}", o.link_prefix.trim_end_matches('/'), c.file),
+    }
+}
+
+fn sources(c: &Check, o: &Options) -> Sources {
+    Sources {
+        link: link(c, o),
+        spec_ref: c.spec_ref.clone(),
+        pdf_ref: c.pdf_ref.clone(),
+    }
+}
+
+/// The leading effort token of a check's Effort section (`S — one afternoon` → `S`).
+fn check_effort(c: &Check) -> Option<String> {
+    let text = c.section_text("Effort")?;
+    let first = text
+        .split(|ch: char| ch.is_whitespace() || ch == '—' || ch == '-' || ch == ':' || ch == ',')
+        .find(|t| !t.is_empty())?
+        .trim_matches(|ch: char| ch == '*' || ch == '`')
+        .to_uppercase();
+    EFFORTS.contains(&first.as_str()).then_some(first)
+}
+
+fn effort_rank(e: Option<&str>) -> usize {
+    e.and_then(|e| EFFORTS.iter().position(|x| *x == e))
+        .unwrap_or(EFFORTS.len())
+}
+
+fn server_name(checked: &Checked, run: &Run) -> String {
+    if let Some(s) = &checked.profile.server {
+        return s.clone();
+    }
+    if let Some(s) = run.results.as_ref().and_then(|r| r.meta("server_name")) {
+        if !s.trim().is_empty() {
+            return s.to_string();
+        }
+    }
+    let file = std::path::Path::new(&checked.profile.source.shown)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut stem = file.as_str();
+    for ext in [".json", ".yaml", ".yml", ".profile"] {
+        stem = stem.strip_suffix(ext).unwrap_or(stem);
+    }
+    stem.to_string()
+}
+
+fn item(row: &Row, note: String, o: &Options) -> Item {
+    Item {
+        id: row.check.id.clone(),
+        title: row.check.title.clone(),
+        severity: row.check.severity.clone(),
+        adoption: row.check.adoption.as_str(),
+        note,
+        link: link(row.check, o),
+    }
+}
+
+fn by_status(rows: &[&Row]) -> Map<String, Json> {
+    Status::ALL
+        .iter()
+        .map(|s| {
+            let n = rows.iter().filter(|r| r.status == Some(*s)).count();
+            (s.as_str().to_string(), Json::from(n))
+        })
+        .collect()
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Options) -> Report {
+    let audit = &run.audit;
+    let server = server_name(checked, run);
+    let fp = crate::snapshot::fingerprints(cat);
+    let applicable: Vec<&Row> = audit.applicable().collect();
+    let row = |id: &str| audit.row(id);
+    let blocking_sev = cat.config.blocking_severities();
+    let finding_row = |id: &String| -> Option<FindingRow> {
+        let r = row(id)?;
+        let c = r.check;
+        Some(FindingRow {
+            id: c.id.clone(),
+            title: c.title.clone(),
+            category: c.category.clone(),
+            severity: c.severity.clone(),
+            adoption: c.adoption.as_str(),
+            status: r.status.map(|s| s.as_str()).unwrap_or(""),
+            blocking: audit.blocking.contains(id),
+            would_have_blocked: audit.would_have_blocked.contains(id),
+            sources: sources(c, o),
+        })
+    };
+    let findings: Vec<FindingRow> = audit.findings.iter().filter_map(finding_row).collect();
+    let advisory_findings: Vec<FindingRow> =
+        audit.advisory.iter().filter_map(finding_row).collect();
+
+    let mut failing: Vec<&Row> = applicable
+        .iter()
+        .copied()
+        .filter(|r| matches!(r.status, Some(Status::Fail | Status::Partial)))
+        .collect();
+    failing.sort_by_key(|r| {
+        (
+            cat.config.severity_rank(&r.check.severity),
+            r.check.id.clone(),
+        )
+    });
+    let details = failing
+        .iter()
+        .map(|r| {
+            let c = r.check;
+            let rec = r.recorded.as_ref();
+            Detail {
+                id: c.id.clone(),
+                title: c.title.clone(),
+                category: c.category.clone(),
+                severity: c.severity.clone(),
+                adoption: c.adoption.as_str(),
+                status: r.status.map(|s| s.as_str()).unwrap_or(""),
+                blocking: audit.blocking.contains(&c.id),
+                would_have_blocked: audit.would_have_blocked.contains(&c.id),
+                evidence: rec.map(|x| x.evidence.clone()).unwrap_or_default(),
+                gaps: rec.map(|x| x.gaps.clone()).unwrap_or_default(),
+                effort: rec
+                    .and_then(|x| x.effort.clone())
+                    .or_else(|| check_effort(c)),
+                remediation: c
+                    .section_text("Remediation")
+                    .map(|t| t.trim().to_string())
+                    .filter(|t| !t.is_empty()),
+                sources: sources(c, o),
+            }
+        })
+        .collect();
+    let mut steps: Vec<(usize, usize, String, Step)> = failing
+        .iter()
+        .map(|r| {
+            let c = r.check;
+            let (effort, from) = match r.recorded.as_ref().and_then(|x| x.effort.clone()) {
+                Some(e) => (Some(e), Some("result")),
+                None => match check_effort(c) {
+                    Some(e) => (Some(e), Some("check")),
+                    None => (None, None),
+                },
+            };
+            (
+                cat.config.severity_rank(&c.severity),
+                effort_rank(effort.as_deref()),
+                c.id.clone(),
+                Step {
+                    rank: 0,
+                    id: c.id.clone(),
+                    title: c.title.clone(),
+                    severity: c.severity.clone(),
+                    adoption: c.adoption.as_str(),
+                    status: r.status.map(|s| s.as_str()).unwrap_or(""),
+                    effort,
+                    effort_from: from,
+                },
+            )
+        })
+        .collect();
+    steps.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
+    let remediation: Vec<Step> = steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, _, _, mut s))| {
+            s.rank = i + 1;
+            s
+        })
+        .collect();
+
+    let list = |ids: &[String], note: &dyn Fn(&Row) -> String| -> Vec<Item> {
+        ids.iter()
+            .filter_map(|id| row(id))
+            .map(|r| item(r, note(r), o))
+            .collect()
+    };
+    let not_verified = list(&audit.not_verified, &|r| {
+        r.recorded
+            .as_ref()
+            .and_then(|x| x.evidence.first().cloned())
+            .unwrap_or_default()
+    });
+    let missing = list(&audit.missing, &|_| "no result recorded".into());
+    let todo = list(&audit.todo, &|_| "not yet looked at".into());
+    let rejected = list(&audit.rejected, &|r| r.rejected.clone().unwrap_or_default());
+    let undecided = list(&audit.undecided, &|r| r.reason.clone());
+
+    let summary = run.applicability.summary(cat);
+    let categories: Vec<CategoryLine> = summary
+        .by_category
+        .iter()
+        .map(|c| CategoryLine {
+            prefix: c.prefix.clone(),
+            name: c.name.clone(),
+            applicable: c.applies,
+            total: c.total,
+            share: c.share,
+            findings: audit
+                .findings
+                .iter()
+                .chain(audit.advisory.iter())
+                .filter(|id| row(id).is_some_and(|r| r.check.category == c.prefix))
+                .count(),
+        })
+        .collect();
+    let not_applicable_categories = summary
+        .by_category
+        .iter()
+        .filter(|c| c.applies == 0 && c.total > 0)
+        .map(|c| {
+            let mut parts = Vec::new();
+            for (n, what) in [
+                (c.no_match, "no-match"),
+                (c.baseline_mismatch, "baseline-mismatch"),
+                (c.baseline_unresolved, "baseline-unresolved"),
+                (c.error, "error"),
+            ] {
+                if n > 0 {
+                    parts.push(format!("{n} {what}"));
+                }
+            }
+            let example = run
+                .applicability
+                .entries
+                .iter()
+                .find(|e| e.category == c.prefix)
+                .map(|e| format!("; e.g. {}: {}", e.id, e.reason))
+                .unwrap_or_default();
+            NotApplicableCategory {
+                prefix: c.prefix.clone(),
+                name: c.name.clone(),
+                total: c.total,
+                reason: format!("no check applies ({}){example}", parts.join(", ")),
+            }
+        })
+        .collect();
+    let severities = cat
+        .config
+        .severities()
+        .into_iter()
+        .map(|sev| {
+            let of: Vec<&Row> = applicable
+                .iter()
+                .copied()
+                .filter(|r| r.check.severity == sev)
+                .collect();
+            SeverityLine {
+                applicable: of.len(),
+                by_status: by_status(&of),
+                severity: sev,
+            }
+        })
+        .collect();
+
+    let mut profile_fields = Vec::new();
+    let declared = cat.config.profile.as_ref().map(|p| &p.fields);
+    let mut paths: Vec<&String> = checked.profile.fields.keys().collect();
+    if let Some(d) = declared {
+        paths.extend(d.keys());
+    }
+    paths.sort();
+    paths.dedup();
+    for p in paths {
+        profile_fields.push(ProfileField {
+            field: p.clone(),
+            value: checked.profile.fields.get(p).cloned().unwrap_or(Json::Null),
+            display: checked
+                .profile
+                .fields
+                .get(p)
+                .map(display_json)
+                .unwrap_or_else(|| "(not given)".into()),
+            declared: declared.is_none_or(|d| d.contains_key(p)),
+        });
+    }
+
+    let blocking_names = blocking_sev.join(" or ");
+    let n_findings = audit.findings.len();
+    let verdict_line = match audit.verdict {
+        Verdict::NotProductionReady => format!(
+            "Fix {} first: {} with status fail.",
+            audit.blocking.join(", "),
+            plural(
+                audit.blocking.len(),
+                &format!("enforced {blocking_names} check"),
+                &format!("enforced {blocking_names} checks")
+            )
+        ),
+        Verdict::Incomplete => format!(
+            "Not decided yet: {}. A verdict needs every applicable check decided.",
+            audit.incomplete.join("; ")
+        ),
+        Verdict::ProductionReady if n_findings == 0 && audit.advisory.is_empty() => format!(
+            "No enforced {blocking_names} check fails, and nothing is open under the {} policy.",
+            audit.policy.as_str()
+        ),
+        Verdict::ProductionReady => format!(
+            "No enforced {blocking_names} check fails; {} and {} remain: work through them in the remediation order.",
+            plural(n_findings, "finding", "findings"),
+            plural(audit.advisory.len(), "advisory finding", "advisory findings")
+        ),
+    };
+
+    let evidence_items: usize = applicable
+        .iter()
+        .filter_map(|r| r.recorded.as_ref())
+        .map(|x| x.evidence.len())
+        .sum();
+    let recorded = applicable.iter().filter(|r| r.recorded.is_some()).count();
+    let counts_line = by_status(&applicable)
+        .into_iter()
+        .filter(|(_, n)| n.as_u64().is_some_and(|n| n > 0))
+        .map(|(s, n)| format!("{s} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut measured = vec![format!(
+        "{} of {} checks apply to this profile ({}%).",
+        applicable.len(),
+        cat.checks.len(),
+        percent(applicable.len(), cat.checks.len())
+    )];
+    if audit.planned {
+        measured.push(
+            "No results file: nothing has been observed yet; every applicable check is todo."
+                .into(),
+        );
+    } else {
+        measured.push(format!(
+            "{} recorded for applicable checks, with {} evidence items.",
+            plural(recorded, "result", "results"),
+            evidence_items
+        ));
+        measured.push(format!("Statuses of the applicable checks: {counts_line}."));
+    }
+    let mut concluded = vec![format!("Verdict: {}.", audit.verdict.as_str())];
+    concluded.push(if audit.blocking.is_empty() {
+        format!("No enforced {blocking_names} check fails.")
+    } else {
+        format!(
+            "Blocking: {} ({}).",
+            audit.blocking.join(", "),
+            plural(
+                audit.blocking.len(),
+                "enforced check fails",
+                "enforced checks fail"
+            )
+        )
+    });
+    concluded.push(format!(
+        "{} and {} under the {} policy ({}).",
+        plural(n_findings, "finding", "findings"),
+        plural(
+            audit.advisory.len(),
+            "advisory finding",
+            "advisory findings"
+        ),
+        audit.policy.as_str(),
+        audit
+            .policy
+            .statuses()
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    if !audit.would_have_blocked.is_empty() {
+        concluded.push(format!(
+            "Would have blocked if enforced: {}.",
+            audit.would_have_blocked.join(", ")
+        ));
+    }
+    concluded.push(format!("{}; {}.", score.headline(), score.share_line()));
+    let mut open = Vec::new();
+    for (ids, what) in [
+        (&audit.not_verified, "not verified (looked, could not tell)"),
+        (&audit.todo, "todo (not yet looked at)"),
+        (&audit.missing, "missing (no result)"),
+        (&audit.rejected, "rejected (result failed validation)"),
+        (&audit.undecided, "undecided (applicability error)"),
+    ] {
+        if !ids.is_empty() {
+            open.push(format!("{} {what}: {}.", ids.len(), ids.join(", ")));
+        }
+    }
+    let problem_errors = audit
+        .problems
+        .iter()
+        .filter(|d| d.level == Level::Error)
+        .count();
+    if problem_errors > 0 {
+        open.push(format!(
+            "{} in the profile or results file (listed under Input problems).",
+            plural(problem_errors, "error", "errors")
+        ));
+    }
+    if open.is_empty() {
+        open.push("Nothing is open: every applicable check has a decided result.".into());
+    }
+
+    let checks = audit
+        .rows
+        .iter()
+        .map(|r| CheckLine {
+            id: r.check.id.clone(),
+            applicability: r.gate,
+            status: r.status,
+        })
+        .collect();
+    let problems = audit
+        .problems
+        .iter()
+        .map(|d| Problem {
+            code: d.code,
+            level: d.level,
+            message: d.message.clone(),
+            file: d.file.clone(),
+            line: d.line,
+            id: d.id.clone(),
+        })
+        .collect();
+    let meta = Meta {
+        engine: EngineMeta {
+            name: env!("CARGO_PKG_NAME"),
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        catalogue: CatalogueMeta {
+            name: cat.name().to_string(),
+            version: cat.config.version.clone(),
+            root: o.catalogue_root.clone(),
+            checks: cat.checks.len(),
+            files_digest: fp.bytes.clone(),
+            semantic_fingerprint: fp.semantic.clone(),
+        },
+        profile: FileMeta {
+            file: checked.profile.source.shown.clone(),
+            server: checked.profile.server.clone(),
+            digest: checked.profile.source.digest.clone(),
+        },
+        results: run.results.as_ref().map(|r| ResultsMeta {
+            file: r.shown.clone(),
+            digest: r.digest.clone(),
+            audit_meta: r
+                .meta
+                .iter()
+                .map(|(k, v)| (k.clone(), Json::String(v.clone())))
+                .collect(),
+        }),
+        policy: audit.policy.as_str(),
+        scoring: score.policy.describe(),
+    };
+    let comparison = o
+        .previous
+        .as_ref()
+        .map(|(file, prev)| compare(file, prev, &fp.semantic, &server, audit));
+    Report {
+        title: format!("Audit report: {server}"),
+        server,
+        verdict: audit.verdict,
+        verdict_line,
+        complete: audit.incomplete.is_empty(),
+        incomplete: audit.incomplete.clone(),
+        plan: audit.planned,
+        policy: audit.policy.as_str(),
+        policy_statuses: audit.policy.statuses().iter().map(|s| s.as_str()).collect(),
+        blocking_severities: blocking_sev.clone(),
+        counts: Counts {
+            checks: cat.checks.len(),
+            applicable: applicable.len(),
+            by_status: by_status(&applicable),
+            findings: n_findings,
+            advisory_findings: audit.advisory.len(),
+            would_have_blocked: audit.would_have_blocked.len(),
+            blocking: audit.blocking.len(),
+        },
+        score,
+        measured,
+        concluded,
+        open,
+        profile: profile_fields,
+        categories,
+        not_applicable_categories,
+        severities,
+        findings,
+        advisory_findings,
+        details,
+        blocking: audit.blocking.clone(),
+        not_verified,
+        missing,
+        todo,
+        rejected,
+        undecided,
+        remediation,
+        checks,
+        problems,
+        comparison,
+        meta,
+    }
+}
+
+/// Compare with an earlier json report of the same server, or say why not.
+fn compare(
+    file: &str,
+    prev: &Result<Json, String>,
+    semantic: &str,
+    server: &str,
+    audit: &Audit,
+) -> Comparison {
+    let mut c = Comparison {
+        previous: file.to_string(),
+        refused: None,
+        verdict_then: None,
+        score_then: None,
+        changes: Vec::new(),
+        worse: Vec::new(),
+        fixed: Vec::new(),
+    };
+    let prev = match prev {
+        Ok(v) => v,
+        Err(e) => {
+            c.refused = Some(e.clone());
+            return c;
+        }
+    };
+    let Some(then_fp) = prev
+        .pointer("/meta/catalogue/semantic_fingerprint")
+        .and_then(Json::as_str)
+    else {
+        c.refused = Some(
+            "it is not an auditbook json audit report (no meta.catalogue.semantic_fingerprint)"
+                .into(),
+        );
+        return c;
+    };
+    if then_fp != semantic {
+        c.refused = Some(format!(
+            "the catalogue changed semantically between the two audits (fingerprint {} then, {} now): checks, applicability or evidence rules differ, so statuses are not comparable",
+            short(then_fp),
+            short(semantic)
+        ));
+        return c;
+    }
+    let then_server = prev.get("server").and_then(Json::as_str).unwrap_or("");
+    if then_server != server {
+        c.refused = Some(format!(
+            "it audits server `{then_server}`, this report audits `{server}`"
+        ));
+        return c;
+    }
+    c.verdict_then = prev
+        .get("verdict")
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    c.score_then = prev.pointer("/score/value").cloned();
+    let mut then = std::collections::BTreeMap::new();
+    if let Some(items) = prev.get("checks").and_then(Json::as_array) {
+        for i in items {
+            if let Some(id) = i.get("id").and_then(Json::as_str) {
+                then.insert(
+                    id.to_string(),
+                    i.get("status").and_then(Json::as_str).map(str::to_string),
+                );
+            }
+        }
+    }
+    let bad = |s: Option<&str>| matches!(s, Some("fail" | "partial"));
+    for r in &audit.rows {
+        let now = r.status.map(|s| s.as_str().to_string());
+        let was = then.get(&r.check.id).cloned().flatten();
+        if was != now {
+            if bad(now.as_deref()) && !bad(was.as_deref()) {
+                c.worse.push(r.check.id.clone());
+            }
+            if bad(was.as_deref()) && now.as_deref() == Some("pass") {
+                c.fixed.push(r.check.id.clone());
+            }
+            c.changes.push(StatusChange {
+                id: r.check.id.clone(),
+                then: was,
+                now,
+            });
+        }
+    }
+    c
+}
+
+fn short(fp: &str) -> String {
+    fp.chars().take(12).collect()
+}

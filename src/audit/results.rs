@@ -1,0 +1,569 @@
+//! A results file (catalogue format, section 5): what an auditor observed, validated against
+//! the catalogue and the profile's applicability. A result that owes more evidence than it
+//! carries is rejected, not counted; severity, category and adoption are the catalogue's.
+
+use super::applicability::{Applicability, Status as Gate};
+use super::profile::is_placeholder;
+use crate::diag::{codes, Diagnostic};
+use crate::load::check::suggest;
+use crate::load::data_file::DataFile;
+use crate::model::Catalogue;
+use serde::Serialize;
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
+
+/// The state of one check in an audit: the six recordable statuses, and two the engine assigns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Status {
+    #[serde(rename = "pass")]
+    Pass,
+    #[serde(rename = "fail")]
+    Fail,
+    #[serde(rename = "partial")]
+    Partial,
+    #[serde(rename = "not_verified")]
+    NotVerified,
+    #[serde(rename = "todo")]
+    Todo,
+    #[serde(rename = "n/a")]
+    NotApplicable,
+    /// Applicable, but no result was recorded.
+    #[serde(rename = "missing")]
+    Missing,
+    /// A result was recorded but failed validation (evidence short, bad status).
+    #[serde(rename = "rejected")]
+    Rejected,
+}
+
+impl Status {
+    pub const RECORDABLE: [Status; 6] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Partial,
+        Status::NotVerified,
+        Status::Todo,
+        Status::NotApplicable,
+    ];
+    pub const ALL: [Status; 8] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Partial,
+        Status::NotVerified,
+        Status::Todo,
+        Status::NotApplicable,
+        Status::Missing,
+        Status::Rejected,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Partial => "partial",
+            Status::NotVerified => "not_verified",
+            Status::Todo => "todo",
+            Status::NotApplicable => "n/a",
+            Status::Missing => "missing",
+            Status::Rejected => "rejected",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::RECORDABLE.into_iter().find(|x| x.as_str() == s)
+    }
+}
+
+/// Efforts in remediation order (smallest first).
+pub const EFFORTS: [&str; 5] = ["XS", "S", "M", "L", "XL"];
+
+/// Keys a result may hold.
+pub const RESULT_KEYS: &[&str] = &[
+    "status", "evidence", "gaps", "effort", "note", "notes", "severity", "category", "adoption",
+    "title",
+];
+pub const TOP_KEYS: &[&str] = &["audit_meta", "results"];
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Recorded {
+    pub id: String,
+    pub status: Status,
+    pub evidence: Vec<String>,
+    pub gaps: Vec<String>,
+    pub effort: Option<String>,
+    pub note: Option<String>,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Rejected {
+    pub id: String,
+    /// The status as written, when there was one.
+    pub written: Option<String>,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Results {
+    pub shown: String,
+    pub digest: String,
+    /// `audit_meta`, as written (scalars as text).
+    pub meta: Vec<(String, String)>,
+    /// Valid results on catalogue checks, by id.
+    pub recorded: BTreeMap<String, Recorded>,
+    /// Results on catalogue checks that were rejected, by id.
+    pub rejected: BTreeMap<String, Rejected>,
+    /// Applicable checks with no result at all.
+    pub missing: Vec<String>,
+}
+
+impl Results {
+    pub fn meta(&self, key: &str) -> Option<&str> {
+        self.meta
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn scalar(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        Json::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Validate a parsed results file against the catalogue and the applicability of its checks.
+pub fn validate(
+    cat: &Catalogue,
+    app: &Applicability,
+    file: &DataFile,
+) -> (Results, Vec<Diagnostic>) {
+    let mut out = Results {
+        shown: file.shown.clone(),
+        digest: file.digest.clone(),
+        ..Results::default()
+    };
+    let mut diags = file.notes.clone();
+    let Json::Object(top) = &file.value else {
+        diags.push(file.at(
+            &codes::RESULTS_INVALID,
+            "",
+            "a results file is a mapping with `results` (and optionally `audit_meta`)".to_string(),
+        ));
+        out.missing = app
+            .entries
+            .iter()
+            .filter(|e| e.status == Gate::Applies)
+            .map(|e| e.id.clone())
+            .collect();
+        return (out, diags);
+    };
+    for k in top.keys() {
+        if !TOP_KEYS.contains(&k.as_str()) {
+            let help = suggest(k, TOP_KEYS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| codes::RESULTS_UNKNOWN_KEY.help.to_string());
+            diags.push(
+                file.at(
+                    &codes::RESULTS_UNKNOWN_KEY,
+                    k,
+                    format!("unknown key `{k}` in the results file"),
+                )
+                .help(help),
+            );
+        }
+    }
+    match top.get("audit_meta") {
+        None => {}
+        Some(Json::Object(m)) => {
+            out.meta = m.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
+        }
+        Some(_) => diags.push(file.at(
+            &codes::RESULTS_INVALID,
+            "audit_meta",
+            "`audit_meta` must be a mapping (server_name, audit_date, auditor, …)",
+        )),
+    }
+    if let (Some(recorded), Some(loaded)) =
+        (out.meta("catalogue_version"), cat.config.version.as_deref())
+    {
+        if recorded != loaded {
+            diags.push(file.at(
+                &codes::RESULTS_CATALOGUE_VERSION,
+                "audit_meta.catalogue_version",
+                format!(
+                    "results were recorded against catalogue version {recorded}; the loaded catalogue is version {loaded}"
+                ),
+            ));
+        }
+    }
+    let empty = serde_json::Map::new();
+    let entries = match top.get("results") {
+        Some(Json::Object(m)) => m,
+        Some(Json::Null) => &empty,
+        Some(other) => {
+            diags.push(file.at(
+                &codes::RESULTS_INVALID,
+                "results",
+                format!(
+                    "`results` must be a mapping from check id to result; found {}",
+                    if other.is_array() {
+                        "a list"
+                    } else {
+                        "a single value"
+                    }
+                ),
+            ));
+            &empty
+        }
+        None => {
+            diags.push(file.at(
+                &codes::RESULTS_INVALID,
+                "",
+                "the results file has no `results` mapping".to_string(),
+            ));
+            &empty
+        }
+    };
+    for (id, entry) in entries {
+        entry_result(cat, app, file, id, entry, &mut out, &mut diags);
+    }
+    for e in &app.entries {
+        let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
+        if e.status == Gate::Applies && !seen {
+            out.missing.push(e.id.clone());
+            diags.push(
+                file.at(
+                    &codes::RESULT_MISSING,
+                    "results",
+                    format!("{} applies to this profile but has no result", e.id),
+                )
+                .id(e.id.clone()),
+            );
+        }
+    }
+    crate::diag::normalise(&mut diags);
+    (out, diags)
+}
+
+fn strings(
+    file: &DataFile,
+    path: &str,
+    what: &str,
+    v: Option<&Json>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    match v {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Array(items)) => {
+            let mut out = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Json::String(s) => out.push(s.clone()),
+                    other => diags.push(file.at(
+                        &codes::RESULTS_INVALID,
+                        &format!("{path}[{i}]"),
+                        format!(
+                            "each {what} item is a line of text; item {} is {}",
+                            i + 1,
+                            short(other)
+                        ),
+                    )),
+                }
+            }
+            out
+        }
+        Some(other) => {
+            diags.push(file.at(
+                &codes::RESULTS_INVALID,
+                path,
+                format!(
+                    "`{what}` must be a list of text items; found {}",
+                    short(other)
+                ),
+            ));
+            match other {
+                Json::String(s) => vec![s.clone()],
+                _ => Vec::new(),
+            }
+        }
+    }
+}
+
+fn short(v: &Json) -> String {
+    match v {
+        Json::Object(_) => "a mapping".into(),
+        Json::Array(_) => "a list".into(),
+        Json::String(s) => format!("the text `{s}`"),
+        other => format!("`{other}`"),
+    }
+}
+
+fn entry_result(
+    cat: &Catalogue,
+    app: &Applicability,
+    file: &DataFile,
+    id: &str,
+    entry: &Json,
+    out: &mut Results,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let path = format!("results.{id}");
+    if let Some(r) = cat.config.retired.iter().find(|r| r.id == id) {
+        let successor = r
+            .merged_into
+            .as_deref()
+            .map(|s| format!("; it was merged into {s}: record the result there"))
+            .or_else(|| {
+                r.replaced_by
+                    .as_deref()
+                    .map(|s| format!("; it was replaced by {s}: record the result there"))
+            })
+            .unwrap_or_else(|| "; it has no successor".to_string());
+        diags.push(
+            file.at(
+                &codes::RESULTS_RETIRED_ID,
+                &path,
+                format!("{id} was retired on {}{successor}", r.retired),
+            )
+            .id(id),
+        );
+        return;
+    }
+    let Some(check) = cat.check(id) else {
+        let ids: Vec<&str> = cat.checks.iter().map(|c| c.id.as_str()).collect();
+        let help = suggest(id, ids.iter().copied())
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| codes::RESULTS_UNKNOWN_ID.help.to_string());
+        diags.push(
+            file.at(
+                &codes::RESULTS_UNKNOWN_ID,
+                &path,
+                format!("{id} is not a check of this catalogue"),
+            )
+            .id(id)
+            .help(help),
+        );
+        return;
+    };
+    let line = file.line(&path);
+    let reject = |out: &mut Results, written: Option<String>, reason: String| {
+        out.rejected.insert(
+            id.to_string(),
+            Rejected {
+                id: id.to_string(),
+                written,
+                reason,
+            },
+        );
+    };
+    let Json::Object(m) = entry else {
+        diags.push(
+            file.at(
+                &codes::RESULTS_INVALID,
+                &path,
+                format!(
+                    "the result for {id} must be a mapping with `status`; found {}",
+                    short(entry)
+                ),
+            )
+            .id(id),
+        );
+        reject(out, None, "not a mapping".into());
+        return;
+    };
+    for k in m.keys() {
+        if !RESULT_KEYS.contains(&k.as_str()) {
+            let help = suggest(k, RESULT_KEYS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| codes::RESULTS_UNKNOWN_KEY.help.to_string());
+            diags.push(
+                file.at(
+                    &codes::RESULTS_UNKNOWN_KEY,
+                    &format!("{path}.{k}"),
+                    format!("unknown key `{k}` in the result for {id}"),
+                )
+                .id(id)
+                .help(help),
+            );
+        }
+    }
+    for (key, catalogue_value) in [
+        ("severity", check.severity.as_str()),
+        ("category", check.category.as_str()),
+        ("adoption", check.adoption.as_str()),
+    ] {
+        if let Some(v) = m.get(key) {
+            let v = scalar(v);
+            if v != catalogue_value {
+                diags.push(
+                    file.at(
+                        &codes::RESULTS_CATALOGUE_FIELD,
+                        &format!("{path}.{key}"),
+                        format!(
+                            "the result for {id} says {key} `{v}`; the catalogue says `{catalogue_value}`, which is used"
+                        ),
+                    )
+                    .id(id),
+                );
+            }
+        }
+    }
+    let evidence = strings(
+        file,
+        &format!("{path}.evidence"),
+        "evidence",
+        m.get("evidence"),
+        diags,
+    );
+    let gaps = strings(file, &format!("{path}.gaps"), "gaps", m.get("gaps"), diags);
+    let note = m.get("note").or_else(|| m.get("notes")).map(scalar);
+    let effort = match m.get("effort") {
+        None | Some(Json::Null) => None,
+        Some(v) => {
+            let e = scalar(v).trim().to_uppercase();
+            if EFFORTS.contains(&e.as_str()) {
+                Some(e)
+            } else {
+                diags.push(
+                    file.at(
+                        &codes::RESULTS_EFFORT,
+                        &format!("{path}.effort"),
+                        format!(
+                            "the effort of {id} is `{}`; expected one of {}",
+                            scalar(v),
+                            EFFORTS.join(", ")
+                        ),
+                    )
+                    .id(id),
+                );
+                None
+            }
+        }
+    };
+    let status = match m.get("status") {
+        None => {
+            diags.push(
+                file.at(
+                    &codes::RESULTS_INVALID,
+                    &path,
+                    format!("the result for {id} has no `status`"),
+                )
+                .id(id),
+            );
+            reject(out, None, "no status".into());
+            return;
+        }
+        Some(v) => {
+            let written = scalar(v);
+            match Status::parse(&written).filter(|_| v.is_string()) {
+                Some(s) => s,
+                None => {
+                    let names: Vec<&str> = Status::RECORDABLE.iter().map(|s| s.as_str()).collect();
+                    let help = suggest(&written.replace('-', "_"), names.iter().copied())
+                        .or_else(|| suggest(&written, names.iter().copied()))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| codes::RESULTS_BAD_STATUS.help.to_string());
+                    diags.push(
+                        file.at(
+                            &codes::RESULTS_BAD_STATUS,
+                            &format!("{path}.status"),
+                            format!(
+                                "the status of {id} is `{written}`; expected one of {}",
+                                names.join(", ")
+                            ),
+                        )
+                        .id(id)
+                        .help(help),
+                    );
+                    reject(
+                        out,
+                        Some(written.clone()),
+                        format!("status `{written}` is not a status"),
+                    );
+                    return;
+                }
+            }
+        }
+    };
+    let gate = app.get(id).map(|e| e.status);
+    if gate.is_some_and(|g| g != Gate::Applies && g != Gate::Error)
+        && status != Status::NotApplicable
+    {
+        let why = app.get(id).map(|e| e.reason.as_str()).unwrap_or("");
+        diags.push(
+            file.at(
+                &codes::RESULTS_NOT_APPLICABLE,
+                &format!("{path}.status"),
+                format!(
+                    "{id} does not apply to this profile ({}: {why}), so its result must be n/a; found {}",
+                    gate.map(|g| g.as_str()).unwrap_or(""),
+                    status.as_str()
+                ),
+            )
+            .id(id),
+        );
+        reject(
+            out,
+            Some(status.as_str().into()),
+            "recorded on a check that does not apply".into(),
+        );
+        return;
+    }
+    if gate == Some(Gate::Applies) && status == Status::NotApplicable {
+        diags.push(
+            file.at(
+                &codes::RESULTS_NA_APPLICABLE,
+                &format!("{path}.status"),
+                format!("{id} applies to this profile but is marked n/a; it stays unscored and unverified"),
+            )
+            .id(id),
+        );
+    }
+    let owed = match status {
+        Status::Pass | Status::Fail | Status::Partial => check.evidence_required as usize,
+        Status::NotVerified => 1,
+        _ => 0,
+    };
+    let counted = evidence.iter().filter(|e| !is_placeholder(e)).count();
+    if counted < owed {
+        let basis = if status == Status::NotVerified {
+            "one item saying what was attempted".to_string()
+        } else {
+            format!("evidence_required: {}", check.evidence_required)
+        };
+        diags.push(
+            file.at(
+                &codes::RESULTS_EVIDENCE_SHORT,
+                &format!("{path}.evidence"),
+                format!(
+                    "{id}: status {} owes {owed} evidence item(s) ({basis}); found {counted}; the result is rejected",
+                    status.as_str()
+                ),
+            )
+            .id(id),
+        );
+        reject(
+            out,
+            Some(status.as_str().into()),
+            format!(
+                "{} with {counted} of {owed} evidence item(s) owed",
+                status.as_str()
+            ),
+        );
+        return;
+    }
+    out.recorded.insert(
+        id.to_string(),
+        Recorded {
+            id: id.to_string(),
+            status,
+            evidence,
+            gaps,
+            effort,
+            note,
+            line,
+        },
+    );
+}

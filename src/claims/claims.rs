@@ -1,0 +1,483 @@
+//! Declared claims (`claims:` in catalogue.yaml): a pattern with named groups, matched in one
+//! section of a document, each group compared with a query over the catalogue.
+//!
+//! The pattern is matched against the section with soft line breaks read as spaces (a sentence
+//! rewrapped in the editor still matches); blank lines, list items, table rows and headings
+//! still start a new line. Every match is checked, so a repeated statement cannot hide a stale
+//! copy.
+
+use super::numbers;
+use super::query::{self, Answer, Kind, Query, Scope, Set};
+use crate::diag::{codes, Code, Diagnostic};
+use crate::load::markdown::{self, IdRules};
+use crate::load::text::LineIndex;
+use crate::model::config::ClaimDecl;
+use crate::model::{Catalogue, Document};
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for claim in &cat.config.claims {
+        out.extend(check_one(cat, claim));
+    }
+    out
+}
+
+/// A claim that could be compiled: its pattern, its queries and where it is matched.
+struct Compiled<'c> {
+    doc: &'c Document,
+    pattern: Regex,
+    queries: Vec<(String, Query)>,
+    range: std::ops::Range<usize>,
+    heading_line: usize,
+}
+
+fn config_error(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    code: &'static Code,
+    msg: String,
+) -> Diagnostic {
+    Diagnostic::new(code, format!("claim `{}`: {msg}", claim.name))
+        .file(crate::load::config::FILE_NAME)
+        .line(crate::graph::config_line(
+            cat,
+            &format!("name: {}", claim.name),
+        ))
+        .help(code.help)
+}
+
+fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>, Vec<Diagnostic>> {
+    let bad = |msg: String| vec![config_error(cat, claim, &codes::CLAIM_INVALID, msg)];
+    let pattern = Regex::new(&claim.pattern).map_err(|e| {
+        bad(format!(
+            "the pattern is not a valid regular expression: {e}"
+        ))
+    })?;
+    let groups: BTreeSet<&str> = pattern.capture_names().flatten().collect();
+    let mut errors = Vec::new();
+    let mut queries = Vec::new();
+    if claim.expect.is_empty() {
+        errors.extend(bad(
+            "`expect` names no group, so nothing would be checked".into()
+        ));
+    }
+    for (group, src) in &claim.expect {
+        if !groups.contains(group.as_str()) {
+            let have: Vec<&str> = groups.iter().copied().collect();
+            errors.extend(bad(format!(
+                "`expect` names group `{group}`, but the pattern has no `(?P<{group}>…)` (it has: {})",
+                if have.is_empty() { "none".to_string() } else { have.join(", ") }
+            )));
+            continue;
+        }
+        match query::parse(cat, src) {
+            Ok(q) => queries.push((group.clone(), q)),
+            Err(e) => errors.extend(bad(format!("group `{group}`: {e}"))),
+        }
+    }
+    let Some(doc) = cat.document(&claim.doc) else {
+        errors.extend(bad(format!(
+            "document `{}` could not be read (see the error for that file), so the claim is not checked",
+            claim.doc
+        )));
+        return Err(errors);
+    };
+    let (range, heading_line) = match &claim.section {
+        None => (0..doc.text.len(), 1),
+        Some(title) => match doc.section(title) {
+            Some((idx, range)) => (
+                range,
+                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
+            ),
+            None => {
+                errors.push(config_error(
+                    cat,
+                    claim,
+                    &codes::CLAIM_SECTION_MISSING,
+                    format!(
+                        "`{}` has no heading \"{title}\", so the claim goes unchecked",
+                        claim.doc
+                    ),
+                ));
+                return Err(errors);
+            }
+        },
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Compiled {
+        doc,
+        pattern,
+        queries,
+        range,
+        heading_line,
+    })
+}
+
+fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
+    let c = match compile(cat, claim) {
+        Ok(c) => c,
+        Err(d) => return d,
+    };
+    let text = &c.doc.text;
+    let index = LineIndex::new(text);
+    let first_line = index.position(text, c.range.start).0;
+    let last_line = index
+        .position(text, c.range.end.saturating_sub(1).max(c.range.start))
+        .0;
+    let scope = Scope::of(c.doc, first_line.min(c.heading_line)..=last_line);
+    let mut answers: Vec<(&str, &Query, Answer)> = Vec::new();
+    let mut out = Vec::new();
+    for (group, q) in &c.queries {
+        match query::eval(cat, q, &scope) {
+            Ok(a) => answers.push((group, q, a)),
+            Err(e) => out.push(config_error(
+                cat,
+                claim,
+                &codes::CLAIM_INVALID,
+                format!("group `{group}`: `{}` failed: {e}", q.text),
+            )),
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    let section = text.get(c.range.clone()).unwrap_or("");
+    let hay = unwrap_soft_breaks(section);
+    let where_ = match &claim.section {
+        Some(s) => format!("section \"{s}\" of `{}`", claim.doc),
+        None => format!("`{}`", claim.doc),
+    };
+    let mut matched = false;
+    for caps in c.pattern.captures_iter(&hay) {
+        matched = true;
+        let Some(whole) = caps.get(0) else { continue };
+        let (mline, _) = index.position(text, c.range.start + whole.start());
+        let mut id_groups: Vec<IdGroup> = Vec::new();
+        for (group, q, answer) in &answers {
+            let Some(m) = caps.name(group) else {
+                out.push(
+                    Diagnostic::new(
+                        &codes::CLAIM_UNMATCHED,
+                        format!("claim `{}`: the pattern matched at line {mline} of {where_}, but group `{group}` took no part in the match, so `{}` goes unchecked", claim.name, q.text),
+                    )
+                    .file(claim.doc.clone())
+                    .line(mline)
+                    .help(codes::CLAIM_UNMATCHED.help),
+                );
+                continue;
+            };
+            let abs = c.range.start + m.start();
+            let (line, col) = index.position(text, abs);
+            let here = |code: &'static Code, msg: String| {
+                Diagnostic::new(
+                    code,
+                    format!("claim `{}`, group `{group}`: {msg}", claim.name),
+                )
+                .file(claim.doc.clone())
+                .at(line, col)
+                .width(m.as_str().chars().count())
+            };
+            let written = &section[m.range()];
+            match q.kind {
+                Kind::Count => {
+                    let expected = answer.selected.len() as u64;
+                    match numbers::read(written) {
+                        Ok(n) if n == expected => {}
+                        Ok(n) => out.push(
+                            here(&codes::CLAIM_COUNT, format!("the document says {n} (`{}`), the catalogue has {expected} ({})", written.trim(), q.text))
+                                .help(format!("write {expected} here, or correct the claim's query if the sentence counts something else")),
+                        ),
+                        Err(numbers::Unreadable(w)) => out.push(
+                            here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{w}` is not a number auditbook can read; {} is {expected}", q.text))
+                                .help(codes::CLAIM_NUMBER_UNREADABLE.help),
+                        ),
+                    }
+                }
+                Kind::Ids => id_groups.push(IdGroup {
+                    group,
+                    query: q,
+                    answer,
+                    found: extract(cat, q.set, written),
+                    offset: abs,
+                }),
+            }
+        }
+        // In document order, so "listed under both" points at the second place.
+        id_groups.sort_by_key(|g| g.offset);
+        out.extend(compare_ids(cat, claim, text, &index, &id_groups));
+    }
+    if !matched {
+        out.push(
+            Diagnostic::new(
+                &codes::CLAIM_UNMATCHED,
+                format!(
+                    "claim `{}`: the pattern no longer matches in {where_} — reworded? this claim would go unchecked",
+                    claim.name
+                ),
+            )
+            .file(claim.doc.clone())
+            .line(c.heading_line)
+            .help(codes::CLAIM_UNMATCHED.help),
+        );
+    }
+    out
+}
+
+struct IdGroup<'a> {
+    group: &'a str,
+    query: &'a Query,
+    answer: &'a Answer,
+    /// Ids the group's text names, with their byte offset in the group.
+    found: BTreeMap<String, usize>,
+    /// Byte offset of the group in the document.
+    offset: usize,
+}
+
+/// Compare the id lists of one match with their queries: an id in two lists, an id in a list
+/// whose query does not select it, an id the query does not know, an id in no list.
+fn compare_ids(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    text: &str,
+    index: &LineIndex,
+    groups: &[IdGroup<'_>],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let at = |g: &IdGroup<'_>, id: &str, code: &'static Code, msg: String| {
+        let off = g.offset + g.found.get(id).copied().unwrap_or(0);
+        let (line, col) = index.position(text, off);
+        Diagnostic::new(
+            code,
+            format!("claim `{}`, group `{}`: {msg}", claim.name, g.group),
+        )
+        .file(claim.doc.clone())
+        .at(line, col)
+        .width(id.chars().count())
+        .id(id)
+    };
+    let mut in_both: BTreeSet<&str> = BTreeSet::new();
+    for (i, g) in groups.iter().enumerate() {
+        for id in g.found.keys() {
+            if let Some(h) = groups.iter().skip(i + 1).find(|h| h.found.contains_key(id)) {
+                in_both.insert(id);
+                let belongs: Vec<&str> = groups
+                    .iter()
+                    .filter(|x| x.answer.selected.contains(id))
+                    .map(|x| x.group)
+                    .collect();
+                out.push(
+                    at(
+                        h,
+                        id,
+                        &codes::CLAIM_ID_IN_BOTH,
+                        format!(
+                            "`{id}` is listed under both `{}` and `{}`; {}",
+                            g.group,
+                            h.group,
+                            match belongs.as_slice() {
+                                [] => "no list's query selects it".to_string(),
+                                b => format!("it belongs under `{}` only", b.join("`, `")),
+                            }
+                        ),
+                    )
+                    .help(codes::CLAIM_ID_IN_BOTH.help),
+                );
+            }
+        }
+    }
+    for g in groups {
+        for id in g.found.keys() {
+            if in_both.contains(id.as_str()) || g.answer.selected.contains(id) {
+                continue;
+            }
+            let not_a_check = g.query.set.holds_check_ids() && cat.check(id).is_none();
+            if !g.answer.universe.contains(id) || not_a_check {
+                out.push(
+                    at(
+                        g,
+                        id,
+                        &codes::CLAIM_ID_UNKNOWN,
+                        format!(
+                            "`{id}` is listed, but `{}` does not know it: {}",
+                            g.query.text,
+                            why_unknown(cat, g.query.set, id)
+                        ),
+                    )
+                    .help(codes::CLAIM_ID_UNKNOWN.help),
+                );
+                continue;
+            }
+            let home: Vec<&str> = groups
+                .iter()
+                .filter(|h| h.answer.selected.contains(id))
+                .map(|h| h.group)
+                .collect();
+            out.push(
+                at(
+                    g,
+                    id,
+                    &codes::CLAIM_ID_MISPLACED,
+                    format!(
+                        "`{id}` is listed here, but `{}` does not select it{}",
+                        g.query.text,
+                        match home.as_slice() {
+                            [] => " (and no other list of this claim does)".to_string(),
+                            h => format!("; it belongs under `{}`", h.join("`, `")),
+                        }
+                    ),
+                )
+                .help(codes::CLAIM_ID_MISPLACED.help),
+            );
+        }
+    }
+    for g in groups {
+        for id in &g.answer.selected {
+            if groups.iter().any(|h| h.found.contains_key(id)) {
+                continue;
+            }
+            let (line, col) = index.position(text, g.offset);
+            out.push(
+                Diagnostic::new(
+                    &codes::CLAIM_ID_MISSING,
+                    format!(
+                        "claim `{}`, group `{}`: `{}` selects `{id}`, but {} names it",
+                        claim.name,
+                        g.group,
+                        g.query.text,
+                        if groups.len() > 1 {
+                            "none of the claim's lists"
+                        } else {
+                            "the list never"
+                        }
+                    ),
+                )
+                .file(claim.doc.clone())
+                .at(line, col)
+                .id(id.clone())
+                .help(codes::CLAIM_ID_MISSING.help),
+            );
+        }
+    }
+    out
+}
+
+fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {
+    if let Some(r) = cat.retired(id) {
+        let succ = r.merged_into.as_ref().or(r.replaced_by.as_ref());
+        return match succ {
+            Some(s) => format!("it was retired on {} (successor `{s}`)", r.retired),
+            None => format!("it was retired on {}", r.retired),
+        };
+    }
+    match set {
+        Set::Linked if cat.check(id).is_some() => {
+            "the check exists but is not linked in this section".into()
+        }
+        Set::Mentioned if cat.check(id).is_some() => {
+            "the check exists but is not mentioned in this section".into()
+        }
+        Set::Categories => "it is not a category of this catalogue".into(),
+        Set::Rules => "it is not a rule of this catalogue".into(),
+        _ => "no check has this id".into(),
+    }
+}
+
+/// The ids a group's text names: check ids as links and mentions are read everywhere else,
+/// category prefixes as words, rule ids as `PREFIX-N` with a known rule prefix.
+fn extract(cat: &Catalogue, set: Set, written: &str) -> BTreeMap<String, usize> {
+    let mut found = BTreeMap::new();
+    if set.holds_check_ids() {
+        let id_re = crate::load::id_regex(&cat.config);
+        let dir = std::path::Path::new(cat.config.checks_dir())
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "checks".into());
+        let rules = IdRules {
+            id_pattern: &id_re,
+            categories: &cat.categories,
+            checks_dir: &dir,
+        };
+        for r in markdown::outline(written, 1, &rules, None).references {
+            let off = written.find(r.target.as_str()).unwrap_or(0);
+            found.entry(r.target).or_insert(off);
+        }
+        return found;
+    }
+    let prefixes: BTreeSet<&str> = cat
+        .rules
+        .iter()
+        .filter_map(|r| r.id.rsplit_once('-').map(|(p, _)| p))
+        .collect();
+    for (off, tok) in words(written) {
+        let keep = match set {
+            Set::Categories => cat.is_category(tok),
+            _ => tok.rsplit_once('-').is_some_and(|(p, n)| {
+                prefixes.contains(p) && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+            }),
+        };
+        if keep {
+            found.entry(tok.to_string()).or_insert(off);
+        }
+    }
+    found
+}
+
+fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
+    std::iter::once(0)
+        .chain(
+            s.match_indices(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .map(|(i, d)| i + d.len()),
+        )
+        .filter_map(move |start| {
+            let rest = s.get(start..)?;
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0).then(|| (start, &rest[..end]))
+        })
+}
+
+/// Soft line breaks become spaces, byte for byte, so offsets stay those of the document.
+fn unwrap_soft_breaks(s: &str) -> String {
+    let lines: Vec<&str> = s.split('\n').collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, l) in lines.iter().enumerate() {
+        out.push_str(l);
+        let Some(next) = lines.get(i + 1) else { break };
+        let n = next.trim_start();
+        let block_start = n.is_empty()
+            || l.trim().is_empty()
+            || n.starts_with(['|', '#', '>', '-', '*', '+'])
+            || n.starts_with("```")
+            || n.starts_with("<!--")
+            || n.split_once(". ")
+                .is_some_and(|(d, _)| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+        out.push(if block_start { '\n' } else { ' ' });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn soft_breaks_join_but_blocks_stay_apart() {
+        let s = "a sentence\nwrapped here.\n\n- item\n| x |\n1. one\ntext";
+        let u = unwrap_soft_breaks(s);
+        assert_eq!(u.len(), s.len());
+        assert_eq!(u, "a sentence wrapped here.\n\n- item\n| x |\n1. one text");
+    }
+
+    #[test]
+    fn words_with_offsets() {
+        let w: Vec<_> = words("FID und `DRIFT`, FIDELITY-12.").collect();
+        assert!(w.contains(&(0, "FID")));
+        assert!(w.contains(&(9, "DRIFT")));
+        assert!(w.contains(&(17, "FIDELITY-12")));
+    }
+}

@@ -1,0 +1,280 @@
+//! The query a claim's group must equal: `count(SET)` or `ids(SET)`, SET one of `checks`,
+//! `categories`, `rules`, `retired`, `linked`, `mentioned`, optionally `where EXPR` over check
+//! fields (the applies_when language).
+//!
+//! `where` selects checks; for the sets that are not checks it keeps what touches a selected
+//! check: a category with a selected check, a rule mapping one. `retired` ids are not checks,
+//! so `retired where …` is refused rather than answered with an empty set.
+
+use crate::dsl::Expr;
+use crate::model::{Catalogue, RefKind};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Count,
+    Ids,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Set {
+    Checks,
+    Categories,
+    Rules,
+    Retired,
+    Linked,
+    Mentioned,
+}
+
+impl Set {
+    const ALL: &'static [(&'static str, Set)] = &[
+        ("checks", Set::Checks),
+        ("categories", Set::Categories),
+        ("rules", Set::Rules),
+        ("retired", Set::Retired),
+        ("linked", Set::Linked),
+        ("mentioned", Set::Mentioned),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Set::ALL
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("")
+    }
+
+    /// Whether the members of this set are check-like ids (as opposed to category prefixes
+    /// or rule ids), which decides how a group's text is read.
+    pub fn holds_check_ids(self) -> bool {
+        matches!(
+            self,
+            Set::Checks | Set::Retired | Set::Linked | Set::Mentioned
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub kind: Kind,
+    pub set: Set,
+    pub filter: Option<Expr>,
+    /// The query as written, for messages.
+    pub text: String,
+}
+
+/// Parse a query; `Err` says what is wrong in a sentence. The `where` expression is typed
+/// against the check fields here, so a typo'd field is a claim error, not an empty set.
+pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
+    let text = src.trim();
+    let (kind, rest) = if let Some(r) = text.strip_prefix("count") {
+        (Kind::Count, r)
+    } else if let Some(r) = text.strip_prefix("ids") {
+        (Kind::Ids, r)
+    } else {
+        return Err(format!(
+            "`{text}` is not a query; write count(SET) or ids(SET)"
+        ));
+    };
+    let inner = rest
+        .trim_start()
+        .strip_prefix('(')
+        .and_then(|r| r.trim_end().strip_suffix(')'))
+        .ok_or_else(|| {
+            format!("`{text}`: the set must be written in parentheses, as in count(checks)")
+        })?;
+    let inner = inner.trim();
+    let (set_name, filter_src) = match inner.split_once(char::is_whitespace) {
+        Some((s, r)) => {
+            let r = r.trim_start();
+            let Some(expr) = r
+                .strip_prefix("where")
+                .filter(|e| e.starts_with(char::is_whitespace))
+            else {
+                return Err(format!(
+                    "`{text}`: after `{s}` only `where EXPR` may follow"
+                ));
+            };
+            (s, Some(expr.trim()))
+        }
+        None => (inner, None),
+    };
+    let set = Set::ALL
+        .iter()
+        .find(|(n, _)| *n == set_name)
+        .map(|(_, s)| *s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Set::ALL.iter().map(|(n, _)| *n).collect();
+            format!(
+                "`{text}`: unknown set `{set_name}`; sets are {}",
+                names.join(", ")
+            )
+        })?;
+    let filter = match filter_src {
+        None => None,
+        Some("") => {
+            return Err(format!(
+                "`{text}`: `where` needs an expression over check fields"
+            ))
+        }
+        Some(_) if set == Set::Retired => {
+            return Err(format!(
+                "`{text}`: retired ids are not checks, so `where` cannot select among them"
+            ))
+        }
+        Some(e) => Some(crate::select::compile(cat, e, "where").map_err(|ds| {
+            ds.into_iter()
+                .map(|d| d.message)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?),
+    };
+    Ok(Query {
+        kind,
+        set,
+        filter,
+        text: text.to_string(),
+    })
+}
+
+/// What the links and mentions of a claim's section are.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub linked: BTreeSet<String>,
+    pub mentioned: BTreeSet<String>,
+}
+
+impl Scope {
+    /// References of `doc` on lines `lines` (inclusive).
+    pub fn of(doc: &crate::model::Document, lines: std::ops::RangeInclusive<usize>) -> Scope {
+        let mut s = Scope::default();
+        for r in doc
+            .outline
+            .references
+            .iter()
+            .filter(|r| lines.contains(&r.line))
+        {
+            match r.kind {
+                RefKind::Link => s.linked.insert(r.target.clone()),
+                RefKind::Mention => s.mentioned.insert(r.target.clone()),
+            };
+        }
+        s
+    }
+}
+
+/// A query's answer: the members of its set before `where` (the ids the query knows) and the
+/// members it selects.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    pub universe: BTreeSet<String>,
+    pub selected: BTreeSet<String>,
+}
+
+pub fn eval(cat: &Catalogue, q: &Query, scope: &Scope) -> Result<Answer, String> {
+    let selected_checks: Option<BTreeSet<&str>> = match &q.filter {
+        None => None,
+        Some(expr) => Some(
+            crate::select::select(cat, expr)
+                .map_err(|d| d.message)?
+                .into_iter()
+                .map(|c| c.id.as_str())
+                .collect(),
+        ),
+    };
+    let keep_check = |id: &str| selected_checks.as_ref().is_none_or(|s| s.contains(id));
+    let universe: BTreeSet<String> = match q.set {
+        Set::Checks => cat.checks.iter().map(|c| c.id.clone()).collect(),
+        Set::Categories => cat.categories.iter().cloned().collect(),
+        Set::Rules => cat.rules.iter().map(|r| r.id.clone()).collect(),
+        Set::Retired => cat.config.retired.iter().map(|r| r.id.clone()).collect(),
+        Set::Linked => scope.linked.clone(),
+        Set::Mentioned => scope.mentioned.clone(),
+    };
+    let selected = match (q.set, &selected_checks) {
+        (_, None) => universe.clone(),
+        (Set::Categories, Some(s)) => universe
+            .iter()
+            .filter(|p| {
+                cat.checks
+                    .iter()
+                    .any(|c| &&c.category == p && s.contains(c.id.as_str()))
+            })
+            .cloned()
+            .collect(),
+        (Set::Rules, Some(_)) => universe
+            .iter()
+            .filter(|r| {
+                cat.rule(r)
+                    .is_some_and(|r| r.checks().iter().any(|id| keep_check(id)))
+            })
+            .cloned()
+            .collect(),
+        // Linked or mentioned ids that are not checks (retired, unknown) have no fields to
+        // select on; the always-on reference findings report them.
+        (_, Some(s)) => universe
+            .iter()
+            .filter(|id| s.contains(id.as_str()))
+            .cloned()
+            .collect(),
+    };
+    Ok(Answer { universe, selected })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cat() -> Catalogue {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph");
+        crate::load::load(&root).unwrap().catalogue
+    }
+
+    #[test]
+    fn parses_the_forms_of_the_spec() {
+        let c = cat();
+        let q = parse(&c, "count(checks)").unwrap();
+        assert_eq!((q.kind, q.set), (Kind::Count, Set::Checks));
+        assert!(q.filter.is_none());
+        let q = parse(&c, r#" ids( linked where adoption == "enforced" ) "#).unwrap();
+        assert_eq!((q.kind, q.set), (Kind::Ids, Set::Linked));
+        assert!(q.filter.is_some());
+        assert!(parse(&c, "count(categories)").is_ok());
+        assert!(parse(&c, "ids(rules where category == \"FID\")").is_ok());
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_answer() {
+        let c = cat();
+        for bad in [
+            "checks",
+            "count checks",
+            "count(check)",
+            "count(checks when x)",
+            "count(checks where)",
+            "count(checks where adoptoin == \"enforced\")",
+            "count(checks where category == \"NOPE\")",
+            "ids(retired where category == \"FID\")",
+            "sum(checks)",
+        ] {
+            assert!(parse(&c, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn evaluates_sets_with_and_without_where() {
+        let c = cat();
+        let scope = Scope::default();
+        let n = |src: &str| {
+            eval(&c, &parse(&c, src).unwrap(), &scope)
+                .unwrap()
+                .selected
+                .len()
+        };
+        assert_eq!(n("count(checks)"), 13);
+        assert_eq!(n("count(categories)"), 2);
+        assert_eq!(n(r#"count(checks where category == "FID")"#), 6);
+        assert_eq!(n(r#"count(categories where category == "FID")"#), 1);
+        assert_eq!(n("count(retired)"), 1);
+    }
+}

@@ -1,0 +1,205 @@
+//! `auditbook audit PROFILE [--results FILE] [--policy P] [--out FILE] [--previous SUMMARY]
+//! [--server NAME] [--check-url-base URL] [--explain-score]`
+
+use super::args::Cli;
+use super::common::{self, Failure};
+use super::inputs;
+use crate::audit::report::{self, Options};
+use crate::audit::verdict::{Policy, Verdict};
+use crate::audit::{self as audit_lib, score};
+use crate::diag::codes;
+use clap::Args;
+use std::path::{Component, Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// The profile file, or a portfolio file together with --server
+    #[arg(value_name = "PROFILE")]
+    pub profile: PathBuf,
+    /// The results file (YAML or JSON); without it the report is the audit plan
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Which statuses are findings
+    #[arg(long, value_enum, default_value_t = Policy::FailOrPartial)]
+    pub policy: Policy,
+    /// Write the report to FILE instead of stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// An earlier `audit --format json` report of the same server, to compare with
+    #[arg(long, value_name = "SUMMARY")]
+    pub previous: Option<PathBuf>,
+    /// The server to take from a portfolio file given as PROFILE
+    #[arg(long, value_name = "NAME")]
+    pub server: Option<String>,
+    /// Link checks as URL/checks/ID.md instead of a relative path
+    #[arg(long = "check-url-base", value_name = "URL")]
+    pub check_url_base: Option<String>,
+    /// Print how the score was computed, line by line (the report then goes only to --out)
+    #[arg(long = "explain-score")]
+    pub explain_score: bool,
+}
+
+/// `to` as a relative path from the directory `from` (both relative to the working directory
+/// or absolute), computed lexically.
+fn relative(from: &Path, to: &Path) -> String {
+    let abs = |p: &Path| -> Vec<String> {
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
+        let full = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut parts: Vec<String> = Vec::new();
+        for c in full.components() {
+            match c {
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                Component::CurDir => {}
+                Component::RootDir => parts.push(String::new()),
+                other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+            }
+        }
+        parts
+    };
+    let (f, t) = (abs(from), abs(to));
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<String> = vec!["..".to_string(); f.len() - common];
+    out.extend(t[common..].iter().cloned());
+    if out.is_empty() {
+        ".".into()
+    } else {
+        out.join("/")
+    }
+}
+
+pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["md", "json", "html"])?;
+    let loaded = common::load(cli)?;
+    common::warn_load_problems(cli, &loaded);
+    let cat = &loaded.catalogue;
+    let shown_profile = inputs::shown(&args.profile);
+    let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
+        Ok(c) => c,
+        Err(d) => {
+            let text = inputs::text_of(&args.profile);
+            inputs::eprint_problems(cli, &d, &inputs::sources(&[(&shown_profile, &text)]));
+            return Ok(super::EXIT_FINDINGS);
+        }
+    };
+    let results_path = match (&args.results, &checked.profile.results) {
+        (Some(p), _) => Some((p.clone(), inputs::shown(p))),
+        (None, Some((p, shown))) => Some((p.clone(), shown.clone())),
+        (None, None) => None,
+    };
+    let results_file = match &results_path {
+        None => None,
+        Some((p, shown)) => match inputs::data(p, shown, &codes::RESULTS_INVALID)? {
+            Ok(f) => Some(f),
+            Err(d) => {
+                let text = inputs::text_of(p);
+                inputs::eprint_problems(cli, &d, &inputs::sources(&[(shown, &text)]));
+                return Ok(super::EXIT_FINDINGS);
+            }
+        },
+    };
+    let previous = match &args.previous {
+        None => None,
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| Failure(format!("cannot read `{}`: {e}", inputs::shown(p))))?;
+            let parsed = serde_json::from_slice::<serde_json::Value>(&bytes)
+                .map_err(|e| format!("it is not an auditbook json audit report (not JSON: {e})"));
+            Some((inputs::shown(p), parsed))
+        }
+    };
+    let run = audit_lib::run(cat, &checked, results_file.as_ref(), args.policy);
+    let score = score::score(cat, &run.audit);
+
+    let mut texts = vec![(
+        checked.profile.source.shown.clone(),
+        checked.profile.source.text.clone(),
+    )];
+    if let Some(f) = &results_file {
+        texts.push((f.shown.clone(), f.text.clone()));
+    }
+    let refs: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    inputs::eprint_problems(cli, &run.audit.problems, &inputs::sources(&refs));
+
+    let root = common::root(cli);
+    let link_prefix = match &args.out {
+        Some(out) => relative(out.parent().unwrap_or(Path::new("")), &root),
+        None => common::prefix(cli),
+    };
+    let options = Options {
+        catalogue_root: common::prefix(cli),
+        check_url_base: args.check_url_base.clone(),
+        link_prefix,
+        previous,
+    };
+    let explanation = args.explain_score.then(|| score.explain());
+    let rep = report::build(cat, &checked, &run, score, &options);
+    let rendered = match fmt {
+        "json" => serde_json::to_string_pretty(&rep).map_err(|e| Failure(e.to_string()))? + "\n",
+        other => {
+            let name = if other == "html" {
+                "report.html.tera"
+            } else {
+                "report.md.tera"
+            };
+            let ctx = tera::Context::from_serialize(&rep).map_err(|e| Failure(e.to_string()))?;
+            common::templates(cli)?
+                .render(name, &ctx)
+                .map_err(Failure)?
+        }
+    };
+    match (&args.out, explanation) {
+        (Some(out), expl) => {
+            write_atomically(out, &rendered)?;
+            if let Some(e) = expl {
+                common::print(&e)?;
+            }
+        }
+        (None, Some(e)) => common::print(&e)?,
+        (None, None) => common::print(&rendered)?,
+    }
+    let deny = inputs::fails(cli, &run.audit.problems) && common::deny_warnings(cli);
+    Ok(if rep.verdict != Verdict::ProductionReady || deny {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    })
+}
+
+/// Write through a temporary file in the same directory, so a reader never sees half a report.
+fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let fail = |e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
+    std::fs::create_dir_all(&dir).map_err(fail)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(fail)?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_between_directories() {
+        assert_eq!(
+            relative(Path::new("reports"), Path::new("catalogue")),
+            "../catalogue"
+        );
+        assert_eq!(relative(Path::new(""), Path::new("catalogue")), "catalogue");
+        assert_eq!(relative(Path::new("a/b"), Path::new("a/c/d")), "../c/d");
+        assert_eq!(relative(Path::new("x"), Path::new("x")), ".");
+    }
+}

@@ -1,0 +1,34 @@
+//! `auditbook diff OLD NEW` — each a snapshot (json file) or a catalogue root.
+
+use super::args::{Cli, DiffArgs};
+use super::common::{self, Failure};
+use crate::snapshot::Snapshot;
+use std::path::Path;
+
+fn snapshot_of(path: &Path) -> Result<Snapshot, Failure> {
+    if path.is_dir() {
+        let loaded = crate::load::load(path)?;
+        return Ok(crate::snapshot::take(&loaded.catalogue));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Failure(format!(
+            "`{}` is neither a catalogue directory nor a snapshot written by `auditbook snapshot`: {e}",
+            path.display()
+        ))
+    })
+}
+
+pub fn run(cli: &Cli, args: &DiffArgs) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["md", "json"])?;
+    let old = snapshot_of(&args.old)?;
+    let new = snapshot_of(&args.new)?;
+    let d = crate::diff::diff(&old, &new);
+    let text = match fmt {
+        "json" => serde_json::to_string_pretty(&d).unwrap_or_default() + "\n",
+        _ => crate::diff::markdown(&d),
+    };
+    common::print(&text)?;
+    Ok(super::EXIT_OK)
+}

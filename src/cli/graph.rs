@@ -1,0 +1,39 @@
+//! `auditbook graph [--focus ID] [--depth N] --format dot|mermaid|json`
+
+use super::args::{Cli, GraphArgs};
+use super::common::{self, Failure};
+use crate::graph::{Graph, Node};
+use crate::render::graph_export;
+
+pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["dot", "mermaid", "json"])?;
+    let loaded = common::load(cli)?;
+    common::warn_load_problems(cli, &loaded);
+    let cat = &loaded.catalogue;
+    let g = Graph::build(cat);
+    let focus = match &args.focus {
+        None => None,
+        Some(id) => {
+            let candidates = [
+                Node::Check(id.clone()),
+                Node::Rule(id.clone()),
+                Node::Retired(id.clone()),
+                Node::Document(id.clone()),
+            ];
+            let found = candidates.into_iter().find(|n| g.find(n).is_some());
+            Some(found.ok_or_else(|| {
+                Failure(format!(
+                    "`{id}` is not a check, rule, retired id or document of this catalogue"
+                ))
+            })?)
+        }
+    };
+    let depth = args.depth;
+    let text = match fmt {
+        "mermaid" => graph_export::mermaid(&g, focus.as_ref(), depth),
+        "json" => graph_export::json(&g, focus.as_ref(), depth),
+        _ => graph_export::dot(&g, focus.as_ref(), depth),
+    };
+    common::print(&text)?;
+    Ok(super::EXIT_OK)
+}

@@ -1,0 +1,32 @@
+//! `auditbook new CATEGORY --title T`
+
+use super::args::{Cli, NewArgs};
+use super::common::{self, Failure};
+use crate::maintain::new;
+
+pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
+    let loaded = common::load(cli)?;
+    let templates = common::templates(cli)?;
+    let created = new::create(
+        &loaded.catalogue,
+        &templates,
+        &args.category,
+        &args.title,
+        &args.severity,
+    )
+    .map_err(|e| Failure(e.0))?;
+    let shown = crate::load::text::display_path(&loaded.catalogue.root, &created.file);
+    let mut text = format!(
+        "created {} ({})\n",
+        created.id,
+        crate::render::diagnostics::join(&common::prefix(cli), &shown)
+    );
+    if created.manifest_updated {
+        text.push_str("added it to MANIFEST.txt\n");
+    }
+    text.push_str("it starts advisory with `applies_when: 'always'`; fill in the sections, then run `auditbook lint`\n");
+    if !cli.quiet {
+        common::print(&text)?;
+    }
+    Ok(super::EXIT_OK)
+}

@@ -1,0 +1,161 @@
+//! `auditbook portfolio FILE [--results-dir DIR] [--policy P]`
+
+use super::args::Cli;
+use super::common::{self, Failure};
+use super::inputs;
+use crate::audit::portfolio::{self, Matrix, Portfolio};
+use crate::audit::verdict::{Policy, Verdict};
+use crate::diag::codes;
+use crate::render::text_table;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct PortfolioArgs {
+    /// The portfolio file: `servers: [{name, profile, results?}]`
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Resolve results files against DIR; a server without `results` uses DIR/NAME.results.yaml
+    #[arg(long = "results-dir", value_name = "DIR")]
+    pub results_dir: Option<PathBuf>,
+    /// Which statuses are findings
+    #[arg(long, value_enum, default_value_t = Policy::FailOrPartial)]
+    pub policy: Policy,
+}
+
+pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["human", "json", "md"])?;
+    let loaded = common::load(cli)?;
+    common::warn_load_problems(cli, &loaded);
+    let cat = &loaded.catalogue;
+    let shown = inputs::shown(&args.file);
+    let file = match inputs::data(&args.file, &shown, &codes::PORTFOLIO_INVALID)? {
+        Ok(f) => f,
+        Err(d) => {
+            let text = inputs::text_of(&args.file);
+            inputs::eprint_problems(cli, &d, &inputs::sources(&[(&shown, &text)]));
+            return Ok(super::EXIT_FINDINGS);
+        }
+    };
+    if !portfolio::looks_like(&file.value) {
+        return Err(Failure(format!(
+            "`{shown}` is not a portfolio (no `servers` list); for one profile use `auditbook audit`"
+        )));
+    }
+    let mut p = Portfolio::parse(file);
+    if let Some(dir) = &args.results_dir {
+        if !dir.is_dir() {
+            return Err(Failure(format!(
+                "--results-dir `{}` is not a directory",
+                inputs::shown(dir)
+            )));
+        }
+        p.use_results_dir(dir, &inputs::shown(dir));
+    }
+    let (m, diags) = portfolio::matrix(cat, &p, args.policy).map_err(Failure)?;
+    let mut texts = vec![(p.file.shown.clone(), p.file.text.clone())];
+    for s in &p.servers {
+        if let portfolio::ProfileRef::File(path, shown) = &s.profile {
+            texts.push((shown.clone(), inputs::text_of(path)));
+        }
+        if let Some((path, shown)) = &s.results {
+            texts.push((shown.clone(), inputs::text_of(path)));
+        }
+    }
+    let refs: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    inputs::eprint_problems(cli, &diags, &inputs::sources(&refs));
+    let text = match fmt {
+        "json" => serde_json::to_string_pretty(&m).map_err(|e| Failure(e.to_string()))? + "\n",
+        "md" => {
+            let ctx = tera::Context::from_serialize(&m).map_err(|e| Failure(e.to_string()))?;
+            common::templates(cli)?
+                .render("portfolio.md.tera", &ctx)
+                .map_err(Failure)?
+        }
+        _ => human(&m),
+    };
+    common::print(&text)?;
+    let all_ready = m
+        .servers
+        .iter()
+        .all(|s| s.verdict == Verdict::ProductionReady);
+    Ok(if all_ready && !inputs::fails(cli, &diags) {
+        super::EXIT_OK
+    } else {
+        super::EXIT_FINDINGS
+    })
+}
+
+fn human(m: &Matrix) -> String {
+    let mut header: Vec<String> = vec![
+        "server".into(),
+        "verdict".into(),
+        "score".into(),
+        "scored".into(),
+        "applicable".into(),
+    ];
+    header.extend(m.severities.iter().cloned());
+    header.extend([
+        "advisory".into(),
+        "missing/todo".into(),
+        "not_verified".into(),
+    ]);
+    let rows: Vec<Vec<String>> = m
+        .servers
+        .iter()
+        .map(|s| {
+            let mut r = vec![
+                s.name.clone(),
+                s.verdict.as_str().to_string(),
+                s.score.map(|x| x.to_string()).unwrap_or_else(|| "—".into()),
+                format!("{}%", s.scored_share),
+                format!("{}/{}", s.applicable, s.total),
+            ];
+            r.extend(s.findings.values().map(|n| n.to_string()));
+            r.extend([
+                s.advisory_findings.to_string(),
+                s.missing.to_string(),
+                s.not_verified.to_string(),
+            ]);
+            r
+        })
+        .collect();
+    let h: Vec<&str> = header.iter().map(|s| s.as_str()).collect();
+    let mut out = format!("Portfolio `{}` (policy {})\n\n", m.portfolio, m.policy);
+    out.push_str(&text_table::render(&h, &rows));
+    out.push_str("\nApplicable checks by category:\n\n");
+    let mut header: Vec<&str> = vec!["server"];
+    header.extend(m.categories.iter().map(|c| c.prefix.as_str()));
+    let rows: Vec<Vec<String>> = m
+        .servers
+        .iter()
+        .map(|s| {
+            let mut r = vec![s.name.clone()];
+            r.extend(s.by_category.iter().map(|n| n.to_string()));
+            r
+        })
+        .collect();
+    out.push_str(&text_table::render(&header, &rows));
+    let verdicts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+    out.push_str(&format!(
+        "\n{} server(s): {}\n",
+        m.servers.len(),
+        verdicts.join(", ")
+    ));
+    for s in &m.servers {
+        if !s.blocking.is_empty() {
+            out.push_str(&format!(
+                "  {}: blocking {}\n",
+                s.name,
+                s.blocking.join(", ")
+            ));
+        }
+        for r in &s.incomplete {
+            out.push_str(&format!("  {}: {r}\n", s.name));
+        }
+    }
+    out
+}

@@ -1,0 +1,102 @@
+//! `auditbook profile check PROFILE [--server NAME]`
+
+use super::args::Cli;
+use super::common::{self, Failure};
+use super::inputs;
+use crate::render::diagnostics;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Subcommand, Debug)]
+pub enum ProfileCommand {
+    /// Validate a server profile (YAML or JSON) against the catalogue's profile schema:
+    /// missing fields, placeholders, wrong types, values outside closed vocabularies,
+    /// undeclared fields, derived fields that contradict their source.
+    ///
+    /// Example: auditbook profile check examples/amtsblatt-readonly.profile.yaml
+    Check(ProfileCheckArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ProfileCheckArgs {
+    /// The profile file, or a portfolio file together with --server
+    #[arg(value_name = "PROFILE")]
+    pub profile: PathBuf,
+    /// The server to take from a portfolio file
+    #[arg(long, value_name = "NAME")]
+    pub server: Option<String>,
+}
+
+pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
+    let ProfileCommand::Check(args) = cmd;
+    let fmt = common::format(cli, &["human", "json"])?;
+    let loaded = common::load(cli)?;
+    common::warn_load_problems(cli, &loaded);
+    let cat = &loaded.catalogue;
+    let shown = inputs::shown(&args.profile);
+    let (diags, fields, text) = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
+        Ok(c) => {
+            let fields: serde_json::Map<String, serde_json::Value> = c
+                .profile
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let text = c.profile.source.text.clone();
+            let file = c.profile.source.shown.clone();
+            (c.diagnostics, Some((file, fields)), text)
+        }
+        Err(d) => (d, None, inputs::text_of(&args.profile)),
+    };
+    let file = fields
+        .as_ref()
+        .map(|(f, _)| f.clone())
+        .unwrap_or(shown.clone());
+    let sources = inputs::sources(&[(file.as_str(), text.as_str())]);
+    let out = match fmt {
+        "json" => {
+            let mut extra = serde_json::Map::new();
+            extra.insert(
+                "profile".into(),
+                json!({
+                    "file": file,
+                    "server": args.server,
+                    "fields": fields.as_ref().map(|(_, f)| f.clone()),
+                }),
+            );
+            diagnostics::json(&diags, extra)
+        }
+        _ => {
+            let shown_diags: Vec<_> = diags
+                .iter()
+                .filter(|d| !(cli.quiet && d.level == crate::diag::Level::Note))
+                .cloned()
+                .collect();
+            let mut t = diagnostics::human(&shown_diags, &sources, "", common::color(cli));
+            if cli.quiet {
+                // The summary line is the last line; quiet drops it.
+                let cut = t
+                    .trim_end_matches('\n')
+                    .rfind('\n')
+                    .map(|i| i + 1)
+                    .unwrap_or(0);
+                t.truncate(cut);
+            }
+            if !inputs::fails(cli, &diags) && !cli.quiet {
+                t.push_str(&format!(
+                    "profile `{file}` is valid: {} field(s) checked against the schema of {}\n",
+                    fields.as_ref().map(|(_, f)| f.len()).unwrap_or(0),
+                    cat.name()
+                ));
+            }
+            t
+        }
+    };
+    common::print(&out)?;
+    Ok(if inputs::fails(cli, &diags) {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    })
+}

@@ -1,0 +1,47 @@
+//! `auditbook retire ID --date D --reason R [--merged-into ID2]`
+
+use super::args::{Cli, RetireArgs};
+use super::common::{self, Failure};
+use crate::graph::{Graph, Node};
+use crate::maintain::retire::{self, Request};
+
+pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
+    let loaded = common::load(cli)?;
+    let req = Request {
+        id: &args.id,
+        date: &args.date,
+        reason: &args.reason,
+        merged_into: args.merged_into.as_deref(),
+        replaced_by: args.replaced_by.as_deref(),
+    };
+    retire::retire(&loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
+    // Read the catalogue again: what still refers to the id is now a finding to fix.
+    let after = common::load(cli)?;
+    let graph = Graph::build(&after.catalogue);
+    let remaining = graph.incoming(&Node::Retired(args.id.clone()));
+    let mut text = format!(
+        "retired {} on {} and removed its file\n",
+        args.id, args.date
+    );
+    if remaining.is_empty() {
+        text.push_str("nothing links, mentions or maps it any more\n");
+    } else {
+        text.push_str(&format!(
+            "{} place(s) still refer to it:\n",
+            remaining.len()
+        ));
+        for l in &remaining {
+            text.push_str(&format!(
+                "  {}:{}  {} ({} {})\n",
+                crate::render::diagnostics::join(&common::prefix(cli), &l.edge.file),
+                l.edge.line,
+                l.edge.kind.as_str(),
+                l.from.kind(),
+                l.from.key()
+            ));
+        }
+        text.push_str("run `auditbook lint` to see each as a finding\n");
+    }
+    common::print(&text)?;
+    Ok(super::EXIT_OK)
+}

@@ -1,0 +1,42 @@
+//! `auditbook site --out DIR`
+
+use super::args::Cli;
+use super::common::{self, Failure};
+use crate::graph::Graph;
+use crate::render::site;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct SiteArgs {
+    /// Directory to write the site into (created if missing; files of the same name are replaced)
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
+    common::format(cli, &["human"])?;
+    let loaded = common::load(cli)?;
+    common::warn_load_problems(cli, &loaded);
+    let graph = Graph::build(&loaded.catalogue);
+    let templates = common::templates(cli)?;
+    let pages = site::pages(&templates, &loaded.catalogue, &graph).map_err(Failure)?;
+    for page in &pages {
+        let path = args.out.join(&page.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
+        }
+        crate::write::atomic(&path, &page.text)
+            .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+    }
+    if !cli.quiet {
+        common::print(&format!(
+            "wrote {} files to {} (open {})\n",
+            pages.len(),
+            args.out.display(),
+            args.out.join("index.html").display()
+        ))?;
+    }
+    Ok(super::EXIT_OK)
+}

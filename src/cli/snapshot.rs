@@ -1,0 +1,13 @@
+//! `auditbook snapshot`
+
+use super::args::Cli;
+use super::common::{self, Failure};
+
+pub fn run(cli: &Cli) -> Result<u8, Failure> {
+    common::format(cli, &["json"])?;
+    let loaded = common::load(cli)?;
+    common::warn_load_problems(cli, &loaded);
+    let snap = crate::snapshot::take(&loaded.catalogue);
+    common::print(&(serde_json::to_string_pretty(&snap).unwrap_or_default() + "\n"))?;
+    Ok(super::EXIT_OK)
+}

@@ -1,0 +1,60 @@
+//! `auditbook sync`: rewrite stale generated regions in place, atomically; with any marker
+//! problem, nothing is written.
+
+use super::args::Cli;
+use super::common::{self, Failure};
+
+pub fn run(cli: &Cli) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["human", "json"])?;
+    let loaded = common::load(cli)?;
+    let cat = &loaded.catalogue;
+    let graph = crate::graph::Graph::build(cat);
+    let templates = common::templates(cli)?;
+    let plan = match crate::claims::plan_sync(cat, &graph, &templates) {
+        Ok(p) => p,
+        Err(mut diags) => {
+            crate::diag::normalise(&mut diags);
+            let mut extra = serde_json::Map::new();
+            extra.insert("written".into(), 0.into());
+            return common::report(cli, diags, &loaded, fmt, extra);
+        }
+    };
+    crate::write::apply(&plan.changes).map_err(|e| Failure(format!("cannot write: {e}")))?;
+    let prefix = common::prefix(cli);
+    let text = if fmt == "json" {
+        let rewritten: Vec<_> = plan
+            .rewritten
+            .iter()
+            .map(|(f, l, r)| serde_json::json!({"file": f, "line": l, "region": r}))
+            .collect();
+        let doc = serde_json::json!({
+            "rewritten": rewritten,
+            "summary": {"regions": plan.regions, "rewritten": plan.rewritten.len(), "documents": plan.changes.len()},
+        });
+        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    } else {
+        let mut t = String::new();
+        if !cli.quiet {
+            for (f, l, r) in &plan.rewritten {
+                t.push_str(&format!(
+                    "rewrote {}:{l}: {r}\n",
+                    crate::render::diagnostics::join(&prefix, f)
+                ));
+            }
+        }
+        t.push_str(&match plan.rewritten.len() {
+            0 => format!(
+                "all {} generated region(s) are current; nothing written\n",
+                plan.regions
+            ),
+            n => format!(
+                "rewrote {n} of {} generated region(s) in {} document(s)\n",
+                plan.regions,
+                plan.changes.len()
+            ),
+        });
+        t
+    };
+    common::print(&text)?;
+    Ok(super::EXIT_OK)
+}

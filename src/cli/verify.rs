@@ -1,0 +1,26 @@
+//! `auditbook verify`: documents against the catalogue — links, generated regions, claims.
+
+use super::args::Cli;
+use super::common::{self, Failure};
+
+pub fn run(cli: &Cli) -> Result<u8, Failure> {
+    let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
+    let loaded = common::load(cli)?;
+    let cat = &loaded.catalogue;
+    let graph = crate::graph::Graph::build(cat);
+    let templates = common::templates(cli)?;
+    // Problems reading the documents themselves belong to verify; the rest is lint's.
+    let docs = crate::load::docs::declared(&cat.config);
+    let mut diags: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)))
+        .cloned()
+        .collect();
+    diags.extend(crate::claims::verify(cat, &graph, &templates));
+    crate::diag::normalise(&mut diags);
+    let mut extra = serde_json::Map::new();
+    extra.insert("documents".into(), cat.documents.len().into());
+    extra.insert("claims".into(), cat.config.claims.len().into());
+    common::report(cli, diags, &loaded, fmt, extra)
+}

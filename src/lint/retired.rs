@@ -1,0 +1,154 @@
+//! The retired ledger: burned numbers stay burned, successors are live, and every gap in a
+//! category's numbering is accounted for.
+
+use crate::diag::{codes, Diagnostic};
+use crate::graph::{config_line, Graph, Successor};
+use crate::model::{Catalogue, Mode};
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+fn date_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^\d{4}-\d{2}-\d{2}$").unwrap_or_else(|_| unreachable!()))
+}
+
+pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if cat.mode == Mode::Compatibility {
+        return out;
+    }
+    let cfg = crate::load::config::FILE_NAME;
+    let mut seen = BTreeSet::new();
+    for r in &cat.config.retired {
+        let line = config_line(cat, &format!("id: {}", r.id));
+        let at = |code, msg: String| {
+            Diagnostic::new(code, msg)
+                .file(cfg)
+                .line(line)
+                .id(r.id.clone())
+        };
+        if !seen.insert(r.id.as_str()) {
+            out.push(
+                at(
+                    &codes::RETIRED_INVALID,
+                    format!("`{}` is retired twice", r.id),
+                )
+                .help("keep one entry per retired id"),
+            );
+        }
+        if !date_re().is_match(&r.retired) {
+            out.push(
+                at(
+                    &codes::RETIRED_INVALID,
+                    format!("retirement date `{}` is not YYYY-MM-DD", r.retired),
+                )
+                .help(codes::RETIRED_INVALID.help),
+            );
+        }
+        if r.merged_into.is_some() && r.replaced_by.is_some() {
+            out.push(
+                at(
+                    &codes::RETIRED_INVALID,
+                    format!("`{}` names both merged_into and replaced_by", r.id),
+                )
+                .help(codes::RETIRED_INVALID.help),
+            );
+        }
+        if let Some(c) = cat.check(&r.id) {
+            out.push(
+                Diagnostic::new(
+                    &codes::RETIRED_REUSED,
+                    format!(
+                        "`{}` was retired on {} and its number is burned, but this file reuses it",
+                        r.id, r.retired
+                    ),
+                )
+                .file(c.file.clone())
+                .at(c.field_line("id"), 1)
+                .id(r.id.clone())
+                .help(codes::RETIRED_REUSED.help),
+            );
+            continue;
+        }
+        let Some(first) = r.merged_into.as_deref().or(r.replaced_by.as_deref()) else {
+            continue;
+        };
+        if cat.retired(first).is_some() && cat.check(first).is_none() {
+            out.push(
+                at(
+                    &codes::SUCCESSOR_RETIRED,
+                    format!("`{}` points at `{first}`, which is itself retired", r.id),
+                )
+                .help(codes::SUCCESSOR_RETIRED.help),
+            );
+        }
+        match graph.successor(&r.id) {
+            Successor::Dangling(m) => out.push(
+                at(
+                    &codes::SUCCESSOR_UNKNOWN,
+                    format!("`{}`'s successor `{m}` is not a check", r.id),
+                )
+                .help(codes::SUCCESSOR_UNKNOWN.help),
+            ),
+            Successor::Cycle(ids) => out.push(
+                at(
+                    &codes::RETIRED_CYCLE,
+                    format!("retired ids point at each other: {}", ids.join(" → ")),
+                )
+                .help(codes::RETIRED_CYCLE.help),
+            ),
+            Successor::Live(_) | Successor::None => {}
+        }
+    }
+    out.extend(gaps(cat));
+    out
+}
+
+/// Numbers 1..max of each category that are neither a check nor retired.
+fn gaps(cat: &Catalogue) -> Vec<Diagnostic> {
+    let mut by_prefix: BTreeMap<&str, (BTreeSet<u32>, usize)> = BTreeMap::new();
+    let ids = cat
+        .known_ids()
+        .into_iter()
+        .chain(cat.config.retired.iter().map(|r| r.id.as_str()));
+    for id in ids {
+        let Some((prefix, digits)) = id.rsplit_once('-') else {
+            continue;
+        };
+        let Ok(n) = digits.parse::<u32>() else {
+            continue;
+        };
+        if !digits.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let entry = by_prefix.entry(prefix).or_default();
+        entry.0.insert(n);
+        entry.1 = entry.1.max(digits.len());
+    }
+    let mut out = Vec::new();
+    for (prefix, (numbers, width)) in by_prefix {
+        if !cat.is_category(prefix) {
+            continue;
+        }
+        let Some(&max) = numbers.iter().next_back() else {
+            continue;
+        };
+        for n in 1..max {
+            if !numbers.contains(&n) {
+                let id = format!("{prefix}-{n:0width$}");
+                out.push(
+                    Diagnostic::new(
+                        &codes::NUMBERING_GAP,
+                        format!("{id} is neither a check nor retired"),
+                    )
+                    .file(crate::load::config::FILE_NAME)
+                    .line(config_line(cat, &format!("prefix: {prefix}")))
+                    .id(id)
+                    .help(codes::NUMBERING_GAP.help),
+                );
+            }
+        }
+    }
+    out
+}

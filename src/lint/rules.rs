@@ -1,0 +1,152 @@
+//! Rules: every rule maps to checks or declares its gap; the sources of a rule agree; what
+//! `require_coverage` selects is covered; a rule only advisory checks enforce is named.
+
+use crate::diag::{codes, Diagnostic};
+use crate::graph::Graph;
+use crate::model::{Adoption, Catalogue, Coverage, RuleOrigin};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for rule in &cat.rules {
+        let Some(origin) = rule.origin() else {
+            continue;
+        };
+        let at = |code, msg: String| {
+            Diagnostic::new(code, msg)
+                .file(origin.file().to_string())
+                .line(origin.line())
+                .id(rule.id.clone())
+        };
+        let checks = rule.checks();
+        match (checks.is_empty(), rule.coverage) {
+            (true, Some(Coverage::None)) => {}
+            (true, _) => out.push(
+                at(
+                    &codes::RULE_WITHOUT_CHECKS,
+                    format!("rule `{}` maps to no checks", rule.id),
+                )
+                .help(codes::RULE_WITHOUT_CHECKS.help),
+            ),
+            (false, Some(Coverage::None)) => out.push(
+                at(
+                    &codes::GAP_WITH_CHECKS,
+                    format!(
+                        "rule `{}` declares coverage: none but maps to {}",
+                        rule.id,
+                        checks.join(", ")
+                    ),
+                )
+                .help(codes::GAP_WITH_CHECKS.help),
+            ),
+            (false, _) => {
+                let live: Vec<_> = checks.iter().filter_map(|id| cat.check(id)).collect();
+                if live.len() == checks.len()
+                    && live.iter().all(|c| c.adoption == Adoption::Advisory)
+                {
+                    out.push(
+                        at(
+                            &codes::ADVISORY_ONLY,
+                            format!(
+                                "rule `{}` is enforced only by advisory checks ({}): it cannot block a release",
+                                rule.id,
+                                checks.join(", ")
+                            ),
+                        )
+                        .help(codes::ADVISORY_ONLY.help),
+                    );
+                }
+            }
+        }
+        let sets: Vec<(&RuleOrigin, BTreeSet<&str>)> = rule
+            .mappings
+            .iter()
+            .map(|m| (&m.origin, m.checks.iter().map(String::as_str).collect()))
+            .collect();
+        let file_set = sets
+            .iter()
+            .find(|(o, _)| matches!(o, RuleOrigin::File { .. }));
+        if let Some((_, fs)) = file_set {
+            for (o, ts) in sets
+                .iter()
+                .filter(|(o, _)| matches!(o, RuleOrigin::Table { .. }))
+            {
+                if ts != fs {
+                    let only_table: Vec<&str> = ts.difference(fs).copied().collect();
+                    let only_file: Vec<&str> = fs.difference(ts).copied().collect();
+                    out.push(
+                        Diagnostic::new(
+                            &codes::RULE_SOURCES_DISAGREE,
+                            format!(
+                                "rule `{}`: the table links [{}] that the rule file does not map, and the rule file maps [{}] that the table does not link",
+                                rule.id,
+                                only_table.join(", "),
+                                only_file.join(", ")
+                            ),
+                        )
+                        .file(o.file().to_string())
+                        .line(o.line())
+                        .id(rule.id.clone())
+                        .help(codes::RULE_SOURCES_DISAGREE.help),
+                    );
+                }
+            }
+        }
+        for m in &rule.mappings {
+            if let RuleOrigin::File { file, .. } = &m.origin {
+                let stem = Path::new(file)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned());
+                if stem.as_deref() != Some(rule.id.as_str()) {
+                    out.push(
+                        Diagnostic::new(
+                            &codes::RULE_ID_FILE,
+                            format!("rule id is `{}` but the file is `{}`", rule.id, file),
+                        )
+                        .file(file.clone())
+                        .line(2)
+                        .id(rule.id.clone())
+                        .help(codes::RULE_ID_FILE.help),
+                    );
+                }
+            }
+        }
+    }
+    out.extend(coverage(cat, graph));
+    out
+}
+
+/// Checks `require_coverage` selects that no rule covers.
+fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut required = BTreeSet::new();
+    for src in &cat.config.require_coverage {
+        let line = crate::graph::config_line(cat, src);
+        match crate::select::compile(cat, src, "require_coverage") {
+            Ok(expr) => match crate::select::select(cat, &expr) {
+                Ok(checks) => required.extend(checks.into_iter().map(|c| c.id.as_str())),
+                Err(d) => out.push(d.file(crate::load::config::FILE_NAME).line(line)),
+            },
+            Err(ds) => out.extend(ds.into_iter().map(|d| {
+                let mut d = d.file(crate::load::config::FILE_NAME).line(line);
+                d.code = codes::COVERAGE_EXPRESSION.code;
+                d
+            })),
+        }
+    }
+    for id in required {
+        if graph.covering_rules(id).is_empty() {
+            if let Some(c) = cat.check(id) {
+                out.push(
+                    Diagnostic::new(&codes::NOT_COVERED, format!("`{id}` must be covered by a rule (require_coverage), but no rule maps to it"))
+                        .file(c.file.clone())
+                        .at(c.field_line("id"), 1)
+                        .id(id)
+                        .help(codes::NOT_COVERED.help),
+                );
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,336 @@
+//! Reading a user's data file (a profile, a results file, a portfolio) given on the command
+//! line: YAML or JSON by extension, decoded like catalogue text, parsed into one JSON value
+//! tree, with the line of every key. Duplicate keys are errors in both syntaxes (serde_json
+//! would silently keep the last one).
+
+use super::frontmatter::yaml_error;
+use super::text::{decode, MAX_FILE_BYTES};
+use super::yaml_lines::key_lines;
+use crate::diag::{codes, Code, Diagnostic};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub struct DataFile {
+    /// The path as the user named it, for diagnostics.
+    pub shown: String,
+    pub path: PathBuf,
+    pub text: String,
+    /// sha256 of the file's bytes as read.
+    pub digest: String,
+    pub value: Value,
+    pub lines: BTreeMap<String, usize>,
+    /// BOM and CRLF warnings.
+    pub notes: Vec<Diagnostic>,
+}
+
+impl DataFile {
+    /// The line of a key path (or of its nearest written ancestor); 1 when none is written.
+    pub fn line(&self, path: &str) -> usize {
+        super::yaml_lines::line_of(&self.lines, path).unwrap_or(1)
+    }
+
+    /// A diagnostic located at a key path of this file.
+    pub fn at(&self, code: &'static Code, path: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(code, message)
+            .file(self.shown.clone())
+            .line(self.line(path))
+            .help(code.help)
+    }
+}
+
+pub enum DataError {
+    /// The file could not be read at all: the engine cannot do its job (exit 2).
+    Unreadable(String),
+    /// The file was read but is not usable data; the diagnostics say where.
+    Invalid(Vec<Diagnostic>),
+}
+
+pub fn is_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// Read and parse `path`; `invalid` is the code for syntax errors in this kind of file.
+pub fn read(path: &Path, shown: &str, invalid: &'static Code) -> Result<DataFile, DataError> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| DataError::Unreadable(format!("cannot read `{shown}`: {e}")))?;
+    if meta.is_dir() {
+        return Err(DataError::Unreadable(format!(
+            "`{shown}` is a directory, not a file"
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(DataError::Unreadable(format!(
+            "`{shown}` is {} bytes; the limit is {MAX_FILE_BYTES} bytes",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| DataError::Unreadable(format!("cannot read `{shown}`: {e}")))?;
+    let digest = crate::snapshot::sha256(&bytes);
+    let t = decode(shown, bytes).map_err(|d| DataError::Invalid(vec![d]))?;
+    let value =
+        parse(&t.text, is_json(path), shown, invalid).map_err(|d| DataError::Invalid(vec![d]))?;
+    Ok(DataFile {
+        shown: shown.to_string(),
+        path: path.to_path_buf(),
+        lines: key_lines(&t.text),
+        text: t.text,
+        digest,
+        value,
+        notes: t.notes,
+    })
+}
+
+/// Parse text already in memory (YAML unless `json`).
+pub fn parse(
+    text: &str,
+    json: bool,
+    shown: &str,
+    invalid: &'static Code,
+) -> Result<Value, Diagnostic> {
+    if json {
+        let mut de = serde_json::Deserializer::from_str(text);
+        return match Strict::deserialize(&mut de).and_then(|v| de.end().map(|_| v)) {
+            Ok(Strict(v)) => Ok(v),
+            Err(e) => Err(Diagnostic::new(invalid, format!("invalid JSON: {e}"))
+                .file(shown)
+                .at(e.line().max(1), e.column().max(1))
+                .help(invalid.help)),
+        };
+    }
+    if text.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+        let mut d = yaml_error(&e, 1);
+        if let Some(line) = duplicate_line(text, &e) {
+            d.line = Some(line);
+            d.column = None;
+        }
+        d.code = invalid.code;
+        d.level = invalid.level;
+        d.help = Some(invalid.help.to_string());
+        d.file(shown)
+    })?;
+    to_json(&yaml, "").map_err(|(path, msg)| {
+        let line = super::yaml_lines::line_of(&key_lines(text), &path).unwrap_or(1);
+        Diagnostic::new(invalid, msg)
+            .file(shown)
+            .line(line)
+            .help(invalid.help)
+    })
+}
+
+/// serde_yaml places a duplicate-key error at the start of the mapping; the line a reader
+/// wants is the second occurrence of the key in that mapping.
+fn duplicate_line(text: &str, e: &serde_yaml::Error) -> Option<usize> {
+    let msg = e.to_string();
+    let rest = msg.split("duplicate entry with key ").nth(1)?;
+    let key = rest.split(" at line").next()?.trim().trim_matches('"');
+    let loc = e.location()?;
+    let indent = loc.column().saturating_sub(1);
+    let mut seen = 0;
+    for (i, raw) in text
+        .split('\n')
+        .enumerate()
+        .skip(loc.line().saturating_sub(1))
+    {
+        let lead = raw.chars().take_while(|c| *c == ' ').count();
+        let body = raw.get(lead..).unwrap_or("");
+        let body = if seen == 0 && i + 1 == loc.line() {
+            body.strip_prefix("- ").unwrap_or(body)
+        } else {
+            body
+        };
+        let hit = [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+            .iter()
+            .any(|k| {
+                body.strip_prefix(k.as_str())
+                    .is_some_and(|r| r.trim_start().starts_with(':'))
+            });
+        if hit && (lead == indent || i + 1 == loc.line()) {
+            seen += 1;
+            if seen == 2 {
+                return Some(i + 1);
+            }
+        }
+    }
+    None
+}
+
+/// A YAML value as JSON. Scalar keys become strings; what JSON cannot hold is an error with
+/// the key path where it was found.
+fn to_json(v: &serde_yaml::Value, path: &str) -> Result<Value, (String, String)> {
+    use serde_yaml::Value as Y;
+    Ok(match v {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(*b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                serde_json::Number::from_f64(f)
+                    .map(Value::Number)
+                    .ok_or_else(|| {
+                        (
+                            path.to_string(),
+                            format!("the number `{n}` cannot be used here"),
+                        )
+                    })?
+            }
+        }
+        Y::String(s) => Value::String(s.clone()),
+        Y::Sequence(items) => Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, x)| to_json(x, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        Y::Mapping(m) => {
+            let mut out = Map::new();
+            for (k, x) in m {
+                let key = match k {
+                    Y::String(s) => s.clone(),
+                    Y::Bool(b) => b.to_string(),
+                    Y::Number(n) => n.to_string(),
+                    other => {
+                        return Err((
+                            path.to_string(),
+                            format!(
+                                "a key must be text; found {}",
+                                super::frontmatter::describe(other)
+                            ),
+                        ))
+                    }
+                };
+                let sub = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                let x = to_json(x, &sub)?;
+                out.insert(key, x);
+            }
+            Value::Object(out)
+        }
+        Y::Tagged(t) => {
+            return Err((
+                path.to_string(),
+                format!("tagged value `{}` is not supported in data files", t.tag),
+            ))
+        }
+    })
+}
+
+/// A JSON value that rejects duplicate object keys.
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("number out of range"))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if out.contains_key(&k) {
+                return Err(de::Error::custom(format!("duplicate key `{k}`")));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(k, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// The code for a data file's syntax errors when the caller has no more specific one.
+pub const GENERIC_INVALID: &Code = &codes::YAML_INVALID;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_and_json_agree() {
+        let y = parse(
+            "a: 1\nb: [x]\nc: {d: true}\n",
+            false,
+            "p.yaml",
+            GENERIC_INVALID,
+        )
+        .unwrap();
+        let j = parse(
+            r#"{"a": 1, "b": ["x"], "c": {"d": true}}"#,
+            true,
+            "p.json",
+            GENERIC_INVALID,
+        )
+        .unwrap();
+        assert_eq!(y, j);
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_with_lines() {
+        let e = parse("a: 1\nb: 2\na: 3\n", false, "p.yaml", GENERIC_INVALID).unwrap_err();
+        assert!(e.message.contains("duplicate"), "{}", e.message);
+        assert_eq!(e.line, Some(3));
+        let e = parse("{\n\"a\": 1,\n\"a\": 2\n}", true, "p.json", GENERIC_INVALID).unwrap_err();
+        assert!(e.message.contains("duplicate key `a`"), "{}", e.message);
+        assert_eq!(e.line, Some(3));
+    }
+
+    #[test]
+    fn tagged_values_are_located() {
+        let e = parse("a:\n  b: !x 1\n", false, "p.yaml", GENERIC_INVALID).unwrap_err();
+        assert_eq!(e.line, Some(2));
+    }
+}

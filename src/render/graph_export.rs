@@ -1,0 +1,117 @@
+//! The graph as DOT, Mermaid or JSON, optionally around one node.
+
+use crate::graph::{EdgeKind, Graph, Node};
+use serde_json::json;
+use std::collections::BTreeSet;
+
+fn node_id(n: &Node) -> String {
+    let key: String = n
+        .key()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("{}_{key}", n.kind())
+}
+
+fn label(n: &Node) -> String {
+    n.key().replace('"', "'")
+}
+
+/// Edges between the kept nodes, with their kinds, deduplicated and sorted.
+fn edges<'g>(g: &'g Graph, keep: &BTreeSet<&'g Node>) -> Vec<(&'g Node, EdgeKind, &'g Node)> {
+    let mut v: Vec<_> = g
+        .links()
+        .into_iter()
+        .filter(|l| keep.contains(l.from) && keep.contains(l.to))
+        .map(|l| (l.from, l.edge.kind, l.to))
+        .collect();
+    v.dedup();
+    v
+}
+
+pub fn dot(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
+    let keep = g.neighbourhood(focus, depth);
+    let mut out = String::from("digraph catalogue {\n  rankdir=LR;\n");
+    for n in &keep {
+        let shape = match n {
+            Node::Check(_) => "box",
+            Node::Rule(_) => "ellipse",
+            Node::Retired(_) => "box, style=dashed",
+            Node::Document(_) => "note",
+            Node::Missing(_) => "box, color=red",
+        };
+        out.push_str(&format!(
+            "  {} [label=\"{}\", shape={shape}];\n",
+            node_id(n),
+            label(n)
+        ));
+    }
+    for (a, k, b) in edges(g, &keep) {
+        let style = match k {
+            EdgeKind::Mentions => ", style=dotted",
+            EdgeKind::MergedInto | EdgeKind::ReplacedBy => ", style=dashed",
+            _ => "",
+        };
+        out.push_str(&format!(
+            "  {} -> {} [label=\"{}\"{style}];\n",
+            node_id(a),
+            node_id(b),
+            k.as_str()
+        ));
+    }
+    out.push_str("}\n");
+    out
+}
+
+pub fn mermaid(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
+    let keep = g.neighbourhood(focus, depth);
+    let mut out = String::from("flowchart LR\n");
+    for n in &keep {
+        let (open, close) = match n {
+            Node::Check(_) => ("[", "]"),
+            Node::Rule(_) => ("([", "])"),
+            Node::Retired(_) => ("[/", "/]"),
+            Node::Document(_) => ("[[", "]]"),
+            Node::Missing(_) => ("{{", "}}"),
+        };
+        out.push_str(&format!("  {}{open}\"{}\"{close}\n", node_id(n), label(n)));
+    }
+    for (a, k, b) in edges(g, &keep) {
+        let arrow = match k {
+            EdgeKind::Mentions => "-.->",
+            EdgeKind::MergedInto | EdgeKind::ReplacedBy => "==>",
+            _ => "-->",
+        };
+        out.push_str(&format!(
+            "  {} {arrow}|{}| {}\n",
+            node_id(a),
+            k.as_str(),
+            node_id(b)
+        ));
+    }
+    out
+}
+
+pub fn json(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
+    let keep = g.neighbourhood(focus, depth);
+    let nodes: Vec<_> = keep
+        .iter()
+        .map(|n| json!({"kind": n.kind(), "id": n.key()}))
+        .collect();
+    let edges: Vec<_> = g
+        .links()
+        .into_iter()
+        .filter(|l| keep.contains(l.from) && keep.contains(l.to))
+        .map(|l| {
+            json!({
+                "from": {"kind": l.from.kind(), "id": l.from.key()},
+                "to": {"kind": l.to.kind(), "id": l.to.key()},
+                "kind": l.edge.kind.as_str(),
+                "file": l.edge.file,
+                "line": l.edge.line,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({"nodes": nodes, "edges": edges})).unwrap_or_default()
+        + "\n"
+}

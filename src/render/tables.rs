@@ -1,0 +1,179 @@
+//! The named tables: `rules-table`, `category-counts`, `severity-counts`, `advisory-list`,
+//! `check-index`. Each is data built here and laid out by `templates/<name>.md.tera`, so the
+//! same rendering serves `auditbook table` and the generated regions `verify` keeps current.
+//! Any other name is a project template (`<name>.md.tera`) given the whole catalogue.
+
+use super::templates::Templates;
+use crate::graph::Graph;
+use crate::model::{Adoption, Catalogue, Check};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+pub const BUILT_IN: &[&str] = &[
+    "rules-table",
+    "category-counts",
+    "severity-counts",
+    "advisory-list",
+    "check-index",
+];
+
+/// Arguments a table accepts: `category=FID` and `where=EXPR` narrow the checks it shows;
+/// `base=../checks/` is the link prefix to check files from where the table is written.
+pub type Args = BTreeMap<String, String>;
+
+const KNOWN_ARGS: &[&str] = &["base", "category", "where"];
+
+fn selected<'c>(cat: &'c Catalogue, args: &Args) -> Result<Vec<&'c Check>, String> {
+    for k in args.keys() {
+        if !KNOWN_ARGS.contains(&k.as_str()) {
+            return Err(format!(
+                "unknown table argument `{k}`; tables take {}",
+                KNOWN_ARGS.join(", ")
+            ));
+        }
+    }
+    let mut checks = match args.get("where") {
+        Some(src) => {
+            let expr = crate::select::compile(cat, src, "where").map_err(|d| {
+                d.into_iter()
+                    .map(|d| d.message)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })?;
+            crate::select::select(cat, &expr).map_err(|d| d.message)?
+        }
+        None => cat.checks_by_id(),
+    };
+    if let Some(c) = args.get("category") {
+        if !cat.is_category(c) {
+            return Err(format!("`{c}` is not a category of this catalogue"));
+        }
+        checks.retain(|x| &x.category == c);
+    }
+    Ok(checks)
+}
+
+fn check_row(c: &Check) -> Value {
+    json!({
+        "id": c.id,
+        "title": c.title,
+        "category": c.category,
+        "severity": c.severity,
+        "adoption": c.adoption,
+        "spec_baseline": c.spec_baseline,
+        "applies_when": c.applies_when,
+        "evidence_required": c.evidence_required,
+        "file": c.file,
+    })
+}
+
+/// The data behind a named table.
+pub fn data(cat: &Catalogue, graph: &Graph, name: &str, args: &Args) -> Result<Value, String> {
+    let checks = selected(cat, args)?;
+    let rows = match name {
+        "rules-table" => {
+            let rules: Vec<Value> = cat
+                .rules
+                .iter()
+                .filter(|r| {
+                    // With a narrowing argument, show the rules that touch a selected check.
+                    !(args.contains_key("category") || args.contains_key("where"))
+                        || r.checks().iter().any(|id| checks.iter().any(|c| c.id == *id))
+                })
+                .map(|r| {
+                    let mapped: Vec<Value> = r
+                        .checks()
+                        .into_iter()
+                        .map(|id| match cat.check(id) {
+                            Some(c) => json!({"id": id, "exists": true, "retired": false, "severity": c.severity, "adoption": c.adoption, "title": c.title}),
+                            None => json!({"id": id, "exists": false, "retired": cat.retired(id).is_some(), "severity": null, "adoption": null, "title": null}),
+                        })
+                        .collect();
+                    json!({
+                        "id": r.id,
+                        "title": r.title,
+                        "coverage": r.coverage.map(|c| c.as_str()),
+                        "gap": mapped.is_empty(),
+                        "checks": mapped,
+                    })
+                })
+                .collect();
+            json!(rules)
+        }
+        "category-counts" => {
+            let rows: Vec<Value> = cat
+                .categories
+                .iter()
+                .filter(|p| args.get("category").is_none_or(|c| c == *p))
+                .map(|p| {
+                    let of: Vec<&&Check> = checks.iter().filter(|c| &c.category == p).collect();
+                    json!({
+                        "prefix": p,
+                        "name": cat.config.category_name(p).unwrap_or(p),
+                        "count": of.len(),
+                        "enforced": of.iter().filter(|c| c.adoption == Adoption::Enforced).count(),
+                        "advisory": of.iter().filter(|c| c.adoption == Adoption::Advisory).count(),
+                    })
+                })
+                .collect();
+            json!(rows)
+        }
+        "severity-counts" => {
+            let rows: Vec<Value> = cat
+                .config
+                .severities()
+                .into_iter()
+                .map(|s| {
+                    let of: Vec<&&Check> = checks.iter().filter(|c| c.severity == s).collect();
+                    json!({
+                        "severity": s,
+                        "count": of.len(),
+                        "enforced": of.iter().filter(|c| c.adoption == Adoption::Enforced).count(),
+                        "advisory": of.iter().filter(|c| c.adoption == Adoption::Advisory).count(),
+                    })
+                })
+                .collect();
+            json!(rows)
+        }
+        "advisory-list" => json!(checks
+            .iter()
+            .filter(|c| c.adoption == Adoption::Advisory)
+            .map(|c| check_row(c))
+            .collect::<Vec<_>>()),
+        "check-index" => json!(checks.iter().map(|c| check_row(c)).collect::<Vec<_>>()),
+        _ => json!(checks.iter().map(|c| check_row(c)).collect::<Vec<_>>()),
+    };
+    let _ = graph;
+    Ok(json!({
+        "table": name,
+        "catalogue": {"name": cat.name(), "version": cat.config.version},
+        "args": args,
+        "base": args.get("base").map(String::as_str).unwrap_or("checks/"),
+        "total": checks.len(),
+        "rows": rows,
+    }))
+}
+
+/// Render a table as Markdown (through its template) or JSON.
+pub fn render(
+    templates: &Templates,
+    cat: &Catalogue,
+    graph: &Graph,
+    name: &str,
+    args: &Args,
+    format: &str,
+) -> Result<String, String> {
+    let template = format!("{name}.md.tera");
+    if !BUILT_IN.contains(&name) && !templates.has(&template) {
+        return Err(format!(
+            "no table `{name}`: built-in tables are {}, or add templates/{template}",
+            BUILT_IN.join(", ")
+        ));
+    }
+    let value = data(cat, graph, name, args)?;
+    if format == "json" {
+        return Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n");
+    }
+    let ctx = tera::Context::from_value(value).map_err(|e| e.to_string())?;
+    templates.render(&template, &ctx)
+}

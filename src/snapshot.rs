@@ -1,0 +1,168 @@
+//! Snapshots and fingerprints of a catalogue. The byte fingerprint changes with any edit; the
+//! semantic one only with what an audit depends on (effective frontmatter, pass criteria,
+//! retired ids, rule mappings), so a typo fix in prose does not make two audits incomparable.
+
+use crate::dsl::Schema;
+use crate::model::config::RetiredDecl;
+use crate::model::Catalogue;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fingerprints {
+    /// sha256 over every file read (root-relative path and text, in path order).
+    pub bytes: String,
+    /// sha256 over the normalised frontmatter and pass criteria of every check, the retired
+    /// ledger and the rules.
+    pub semantic: String,
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn sha256(data: &[u8]) -> String {
+    hex(&Sha256::digest(data))
+}
+
+/// An expression in canonical form when it parses (so `a=="x"` and `a == 'x'` agree).
+pub fn canonical_expression(src: &str) -> String {
+    crate::dsl::parse(src)
+        .map(|e| e.to_string())
+        .unwrap_or_else(|_| src.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    pub id: String,
+    pub title: String,
+    pub category: String,
+    pub severity: String,
+    pub applies_when: String,
+    pub spec_baseline: String,
+    pub adoption: String,
+    pub evidence_required: u32,
+    pub pass_criteria: Vec<String>,
+    /// sha256 of the body text.
+    pub body_digest: String,
+}
+
+impl CheckRecord {
+    pub fn of(c: &crate::model::Check) -> Self {
+        CheckRecord {
+            id: c.id.clone(),
+            title: c.title.clone(),
+            category: c.category.clone(),
+            severity: c.severity.clone(),
+            applies_when: canonical_expression(&c.applies_when),
+            spec_baseline: c.spec_baseline.clone(),
+            adoption: c.adoption.as_str().to_string(),
+            evidence_required: c.evidence_required,
+            pass_criteria: c
+                .pass_criteria
+                .iter()
+                .map(|p| p.text.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect(),
+            body_digest: sha256(c.body.as_bytes()),
+        }
+    }
+
+    /// The fields an audit depends on (not the title, not the body's prose).
+    fn semantic(&self) -> serde_json::Value {
+        json!([
+            self.id,
+            self.category,
+            self.severity,
+            self.applies_when,
+            self.spec_baseline,
+            self.adoption,
+            self.evidence_required,
+            self.pass_criteria
+        ])
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleRecord {
+    pub id: String,
+    pub title: Option<String>,
+    pub coverage: Option<String>,
+    pub checks: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Version of this snapshot format.
+    pub snapshot_format: u32,
+    pub engine_version: String,
+    pub name: String,
+    pub version: Option<String>,
+    pub fingerprints: Fingerprints,
+    pub severities: Vec<String>,
+    pub profile_schema: Option<Schema>,
+    pub checks: Vec<CheckRecord>,
+    pub retired: Vec<RetiredDecl>,
+    pub rules: Vec<RuleRecord>,
+}
+
+pub fn take(cat: &Catalogue) -> Snapshot {
+    let checks: Vec<CheckRecord> = cat
+        .checks_by_id()
+        .into_iter()
+        .map(CheckRecord::of)
+        .collect();
+    let mut retired = cat.config.retired.clone();
+    retired.sort_by(|a, b| a.id.cmp(&b.id));
+    let rules: Vec<RuleRecord> = cat
+        .rules
+        .iter()
+        .map(|r| RuleRecord {
+            id: r.id.clone(),
+            title: r.title.clone(),
+            coverage: r.coverage.map(|c| c.as_str().to_string()),
+            checks: r.checks().into_iter().map(String::from).collect(),
+        })
+        .collect();
+    let fingerprints = fingerprints_of(cat, &checks, &retired, &rules);
+    Snapshot {
+        snapshot_format: 1,
+        engine_version: env!("CARGO_PKG_VERSION").to_string(),
+        name: cat.name().to_string(),
+        version: cat.config.version.clone(),
+        fingerprints,
+        severities: cat.config.severities(),
+        profile_schema: cat.config.profile_schema(),
+        checks,
+        retired,
+        rules,
+    }
+}
+
+fn fingerprints_of(
+    cat: &Catalogue,
+    checks: &[CheckRecord],
+    retired: &[RetiredDecl],
+    rules: &[RuleRecord],
+) -> Fingerprints {
+    let mut bytes = Sha256::new();
+    for (path, text) in &cat.sources {
+        bytes.update(path.as_bytes());
+        bytes.update([0]);
+        bytes.update(text.as_bytes());
+        bytes.update([0]);
+    }
+    let doc = json!({
+        "checks": checks.iter().map(CheckRecord::semantic).collect::<Vec<_>>(),
+        "retired": retired.iter().map(|r| json!([r.id, r.merged_into, r.replaced_by])).collect::<Vec<_>>(),
+        "rules": rules.iter().map(|r| json!([r.id, r.coverage, r.checks])).collect::<Vec<_>>(),
+    });
+    Fingerprints {
+        bytes: hex(&bytes.finalize()),
+        semantic: sha256(doc.to_string().as_bytes()),
+    }
+}
+
+pub fn fingerprints(cat: &Catalogue) -> Fingerprints {
+    take(cat).fingerprints
+}
