@@ -7,7 +7,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "lowercase")]
@@ -76,7 +76,8 @@ pub struct Edge {
 
 pub struct Graph {
     pub graph: DiGraph<Node, Edge>,
-    index: BTreeMap<Node, NodeIndex>,
+    /// Lookup only (never iterated into output), so a hash map is safe and faster.
+    index: HashMap<Node, NodeIndex>,
 }
 
 /// One edge, resolved to its two nodes, for queries and findings.
@@ -91,8 +92,9 @@ impl Graph {
     pub fn build(cat: &Catalogue) -> Graph {
         let mut g = Graph {
             graph: DiGraph::new(),
-            index: BTreeMap::new(),
+            index: HashMap::new(),
         };
+        let retired_lines = retired_lines(cat);
         let retired: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
         let known = cat.known_ids();
         for id in &known {
@@ -127,7 +129,7 @@ impl Graph {
                     let edge = Edge {
                         kind,
                         file: crate::load::config::FILE_NAME.to_string(),
-                        line: config_line(cat, &format!("id: {}", r.id)),
+                        line: retired_lines.get(r.id.as_str()).copied().unwrap_or(1),
                         column: 1,
                         url: None,
                     };
@@ -243,6 +245,7 @@ impl Graph {
             .filter(|l| l.edge.kind == EdgeKind::Covers)
             .map(|l| l.from.key())
             .collect();
+        v.sort_by_key(|id| crate::model::rule::natural_key(id));
         v.dedup();
         v
     }
@@ -320,7 +323,35 @@ fn reference_edge(file: &str, r: &Reference) -> Edge {
     }
 }
 
-/// The first line of catalogue.yaml containing `needle` (e.g. `id: DRIFT-007`), else 1.
+/// The line of each retired entry's `id:` in catalogue.yaml, found in one pass (a search
+/// per entry grew with the square of the ledger).
+pub fn retired_lines(cat: &Catalogue) -> BTreeMap<&str, usize> {
+    let mut out = BTreeMap::new();
+    let Some(text) = cat.sources.get(crate::load::config::FILE_NAME) else {
+        return out;
+    };
+    let ids: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
+    for (i, line) in text.split('\n').enumerate() {
+        let Some(pos) = line.find("id:") else {
+            continue;
+        };
+        let rest = line
+            .get(pos + 3..)
+            .unwrap_or("")
+            .trim_start()
+            .trim_start_matches(['"', '\'']);
+        let id: String = rest
+            .chars()
+            .take_while(|c| !matches!(c, ',' | '}' | ' ' | '#' | '"' | '\''))
+            .collect();
+        if let Some(known) = ids.get(id.as_str()) {
+            out.entry(*known).or_insert(i + 1);
+        }
+    }
+    out
+}
+
+/// The first line of catalogue.yaml containing `needle` (e.g. `prefix: FID`), else 1.
 pub fn config_line(cat: &Catalogue, needle: &str) -> usize {
     cat.sources
         .get(crate::load::config::FILE_NAME)

@@ -20,14 +20,7 @@ mcp_spec_version: \"2026-07-28\"
 ";
 
 fn profile_check(f: &Fixture, file: &str) -> (Value, i32) {
-    let out = f
-        .cmd()
-        .args(["profile", "check", file, "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    (v, out.status.code().unwrap())
+    f.json_and_code(&["profile", "check", file, "--format", "json"])
 }
 
 /// (code, line) of each diagnostic.
@@ -46,14 +39,7 @@ fn found(v: &Value) -> Vec<(String, u64)> {
 }
 
 fn applicability(f: &Fixture, file: &str) -> (Value, i32) {
-    let out = f
-        .cmd()
-        .args(["applicability", file, "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    (v, out.status.code().unwrap())
+    f.json_and_code(&["applicability", file, "--format", "json"])
 }
 
 fn status_of<'a>(v: &'a Value, id: &str) -> (&'a str, &'a str) {

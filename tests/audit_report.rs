@@ -2,14 +2,13 @@
 //! shipped catalogue, as Markdown and json snapshots. The catalogue's digests are redacted:
 //! they change with every edit of any catalogue file, and a test checks them separately.
 
-use assert_cmd::Command;
+mod common;
+use common::auditbook;
 use serde_json::Value;
 
 fn run(args: &[&str]) -> (String, i32) {
-    let out = Command::cargo_bin("auditbook")
-        .unwrap()
+    let out = auditbook()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
         .args(["-C", "catalogue"])
         .args(args)
         .output()

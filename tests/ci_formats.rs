@@ -5,7 +5,7 @@
 //! it, and `cargo metadata` says where that package lives on this machine.
 
 mod common;
-use common::Fixture;
+use common::{auditbook, Fixture};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -24,14 +24,6 @@ fn planted() -> Fixture {
         "severity: \"hi,gh: 100%\"",
     );
     f
-}
-
-fn run(f: &Fixture, args: &[&str]) -> (String, i32) {
-    let out = f.cmd().args(args).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
 }
 
 /// The SARIF 2.1.0 schema file inside the `serde-sarif` package, found through cargo metadata.
@@ -123,14 +115,13 @@ fn assert_valid(validator: &jsonschema::Validator, doc: &Value) {
 #[test]
 fn sarif_validates_against_the_official_schema() {
     let validator = sarif_validator();
-    let (text, code) = run(&planted(), &["lint", "--format", "sarif"]);
+    let (text, code) = planted().run(&["lint", "--format", "sarif"]);
     assert_eq!(code, 1);
     let doc: Value = serde_json::from_str(&text).unwrap();
     assert_valid(&validator, &doc);
 
     // The shipped catalogue (no findings but notes) validates too.
-    let out = assert_cmd::Command::cargo_bin("auditbook")
-        .unwrap()
+    let out = auditbook()
         .args(["-C", "catalogue", "lint", "--format", "sarif"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -139,8 +130,7 @@ fn sarif_validates_against_the_official_schema() {
     assert_valid(&validator, &shipped);
 
     // `verify` prints its diagnostics through the same renderer.
-    let out = assert_cmd::Command::cargo_bin("auditbook")
-        .unwrap()
+    let out = auditbook()
         .args(["-C", "catalogue", "verify", "--format", "sarif"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -156,7 +146,7 @@ fn sarif_validates_against_the_official_schema() {
 
 #[test]
 fn sarif_describes_every_code_and_locates_every_result() {
-    let (text, _) = run(&planted(), &["lint", "--format", "sarif"]);
+    let (text, _) = planted().run(&["lint", "--format", "sarif"]);
     let doc: Value = serde_json::from_str(&text).unwrap();
     let run = &doc["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
@@ -211,7 +201,7 @@ fn sarif_describes_every_code_and_locates_every_result() {
 #[test]
 fn sarif_fingerprints_survive_line_moves_and_key_on_the_successor() {
     let fingerprint = |f: &Fixture, code: &str| -> String {
-        let (text, _) = run(f, &["lint", "--format", "sarif"]);
+        let (text, _) = f.run(&["lint", "--format", "sarif"]);
         let doc: Value = serde_json::from_str(&text).unwrap();
         doc["runs"][0]["results"]
             .as_array()
@@ -248,14 +238,14 @@ fn sarif_fingerprints_survive_line_moves_and_key_on_the_successor() {
 fn sarif_is_byte_identical_across_runs() {
     let f = planted();
     assert_eq!(
-        run(&f, &["lint", "--format", "sarif"]).0,
-        run(&f, &["lint", "--format", "sarif"]).0
+        f.run(&["lint", "--format", "sarif"]).0,
+        f.run(&["lint", "--format", "sarif"]).0
     );
 }
 
 #[test]
 fn github_annotations_snapshot() {
-    let (text, code) = run(&planted(), &["lint", "--format", "github"]);
+    let (text, code) = planted().run(&["lint", "--format", "github"]);
     assert_eq!(code, 1);
     for line in text.lines() {
         assert!(

@@ -5,11 +5,6 @@
 mod common;
 use common::Fixture;
 
-fn stdout(f: &Fixture, args: &[&str]) -> String {
-    let out = f.cmd().args(args).output().unwrap();
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn defective() -> Fixture {
     let f = Fixture::new("clean");
     f.edit("checks/FID-001.md", "severity: critical", "severity: hgh");
@@ -34,33 +29,33 @@ fn defective() -> Fixture {
 
 #[test]
 fn lint_human() {
-    insta::assert_snapshot!(stdout(&defective(), &["lint"]));
+    insta::assert_snapshot!(defective().run(&["lint"]).0);
 }
 
 #[test]
 fn lint_json() {
-    insta::assert_snapshot!(stdout(&defective(), &["lint", "--format", "json"]));
+    insta::assert_snapshot!(defective().run(&["lint", "--format", "json"]).0);
 }
 
 #[test]
 fn lint_github() {
-    insta::assert_snapshot!(stdout(&defective(), &["lint", "--format", "github"]));
+    insta::assert_snapshot!(defective().run(&["lint", "--format", "github"]).0);
 }
 
 #[test]
 fn list_table_json_csv() {
     let f = Fixture::new("clean");
-    insta::assert_snapshot!("list_table", stdout(&f, &["list"]));
-    insta::assert_snapshot!("list_csv", stdout(&f, &["list", "--format", "csv"]));
-    insta::assert_snapshot!("list_json", stdout(&f, &["list", "--format", "json"]));
+    insta::assert_snapshot!("list_table", f.stdout(&["list"]));
+    insta::assert_snapshot!("list_csv", f.stdout(&["list", "--format", "csv"]));
+    insta::assert_snapshot!("list_json", f.stdout(&["list", "--format", "json"]));
 }
 
 #[test]
 fn show_and_stats() {
     let f = Fixture::new("clean");
-    insta::assert_snapshot!("show_fid_001", stdout(&f, &["show", "FID-001"]));
-    insta::assert_snapshot!("stats", stdout(&f, &["stats"]));
-    insta::assert_snapshot!("stats_json", stdout(&f, &["stats", "--format", "json"]));
+    insta::assert_snapshot!("show_fid_001", f.stdout(&["show", "FID-001"]));
+    insta::assert_snapshot!("stats", f.stdout(&["stats"]));
+    insta::assert_snapshot!("stats_json", f.stdout(&["stats", "--format", "json"]));
 }
 
 #[test]
@@ -72,6 +67,6 @@ fn output_is_byte_identical_across_runs() {
         &["list", "--format", "csv"],
         &["stats"],
     ] {
-        assert_eq!(stdout(&f, args), stdout(&f, args), "{args:?}");
+        assert_eq!(f.run(args), f.run(args), "{args:?}");
     }
 }

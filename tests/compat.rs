@@ -5,17 +5,7 @@ use common::{codes_in, Fixture};
 use serde_json::Value;
 
 fn show(f: &Fixture, id: &str) -> Value {
-    let out = f
-        .cmd()
-        .args(["show", id, "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    f.json(&["show", id, "--format", "json"])
 }
 
 #[test]

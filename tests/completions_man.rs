@@ -1,21 +1,12 @@
 //! Shell completions and the manual page are generated from the argument definitions; every
 //! command documents itself with an example.
 
+mod common;
 use clap::CommandFactory;
+use common::{auditbook, success};
 
 fn stdout(args: &[&str]) -> String {
-    let out = assert_cmd::Command::cargo_bin("auditbook")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    success(&auditbook().args(args).output().unwrap(), args)
 }
 
 fn commands() -> Vec<String> {

@@ -3,35 +3,17 @@
 //! family: the planted defect is found, the clean twin is not.
 
 mod common;
-use common::{codes_in, Fixture};
-use serde_json::Value;
+use common::{codes_in, loud_in, Fixture};
 
 fn graph() -> Fixture {
     Fixture::new("graph")
 }
 
-fn stdout(f: &Fixture, args: &[&str]) -> String {
-    let out = f.cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(f: &Fixture, args: &[&str]) -> Value {
-    serde_json::from_str(&stdout(f, args)).unwrap()
-}
-
 /// Codes of errors and warnings (the fixture carries one deliberate note, AB414 on FIDELITY-6).
 fn loud(f: &Fixture) -> Vec<String> {
     let (v, _) = f.lint_json();
-    v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["level"] != "note")
+    loud_in(&v)
+        .into_iter()
         .map(|d| {
             format!(
                 "{} {} {}",
@@ -270,7 +252,7 @@ fn rule_id_must_match_file_name() {
 #[test]
 fn german_rule_table_yields_numbers_and_linked_checks_only() {
     let f = graph();
-    let v = json(&f, &["table", "rules-table", "--format", "json"]);
+    let v = f.json(&["table", "rules-table", "--format", "json"]);
     let rules: Vec<(String, Vec<String>)> = v["rows"]
         .as_array()
         .unwrap()
@@ -305,7 +287,7 @@ fn german_rule_table_yields_numbers_and_linked_checks_only() {
             expect("FIDELITY-12", &[]),
         ]
     );
-    let show = json(&f, &["show", "DRIFT-002", "--format", "json"]);
+    let show = f.json(&["show", "DRIFT-002", "--format", "json"]);
     assert_eq!(
         show["rules"],
         serde_json::json!([]),
@@ -316,7 +298,7 @@ fn german_rule_table_yields_numbers_and_linked_checks_only() {
 #[test]
 fn show_names_covering_rules_incoming_and_retired_records() {
     let f = graph();
-    let v = json(&f, &["show", "FID-006", "--format", "json"]);
+    let v = f.json(&["show", "FID-006", "--format", "json"]);
     assert_eq!(v["rules"], serde_json::json!(["FIDELITY-6"]));
     let from: Vec<_> = v["incoming"]
         .as_array()
@@ -335,7 +317,7 @@ fn show_names_covering_rules_incoming_and_retired_records() {
         from.contains(&"DRIFT-007:merged_into".to_string()),
         "{from:?}"
     );
-    let r = json(&f, &["show", "DRIFT-007", "--format", "json"]);
+    let r = f.json(&["show", "DRIFT-007", "--format", "json"]);
     assert_eq!(r["successor"], "FID-006");
     assert_eq!(r["retired"]["retired"], "2026-08-07");
 }
@@ -345,15 +327,15 @@ fn table_and_graph_snapshots() {
     let f = graph();
     insta::assert_snapshot!(
         "graph_rules_table",
-        stdout(&f, &["table", "rules-table", "base=../../checks/"])
+        f.stdout(&["table", "rules-table", "base=../../checks/"])
     );
     insta::assert_snapshot!(
         "graph_mermaid_focus",
-        stdout(&f, &["graph", "--focus", "FID-006", "--format", "mermaid"])
+        f.stdout(&["graph", "--focus", "FID-006", "--format", "mermaid"])
     );
     insta::assert_snapshot!(
         "graph_category_counts",
-        stdout(&f, &["table", "category-counts"])
+        f.stdout(&["table", "category-counts"])
     );
 }
 
@@ -369,10 +351,7 @@ fn unknown_table_and_bad_arguments_exit_2() {
         .args(["table", "check-index", "colour=red"])
         .assert()
         .code(2);
-    let v = json(
-        &f,
-        &["table", "check-index", "category=DRIFT", "--format", "json"],
-    );
+    let v = f.json(&["table", "check-index", "category=DRIFT", "--format", "json"]);
     assert_eq!(v["total"], 7);
 }
 
@@ -380,15 +359,12 @@ fn unknown_table_and_bad_arguments_exit_2() {
 fn new_takes_the_next_number_past_the_retired_one_and_retire_leaves_a_work_list() {
     let f = graph();
     // DRIFT-001…006 and 008 exist, 007 is retired into FID-006: the next is 009.
-    let out = stdout(
-        &f,
-        &[
-            "new",
-            "DRIFT",
-            "--title",
-            "Live tests pin the upstream version",
-        ],
-    );
+    let out = f.stdout(&[
+        "new",
+        "DRIFT",
+        "--title",
+        "Live tests pin the upstream version",
+    ]);
     assert!(out.starts_with("created DRIFT-009"), "{out}");
     assert!(f
         .read("checks/MANIFEST.txt")
@@ -400,19 +376,16 @@ fn new_takes_the_next_number_past_the_retired_one_and_retire_leaves_a_work_list(
     assert!(loud(&f).is_empty(), "{:?}", loud(&f));
 
     // Retire DRIFT-002, which DRIFT-001 and FID-006 link.
-    let out = stdout(
-        &f,
-        &[
-            "retire",
-            "DRIFT-002",
-            "--date",
-            "2026-11-30",
-            "--reason",
-            "Folded into FID-006",
-            "--merged-into",
-            "FID-006",
-        ],
-    );
+    let out = f.stdout(&[
+        "retire",
+        "DRIFT-002",
+        "--date",
+        "2026-11-30",
+        "--reason",
+        "Folded into FID-006",
+        "--merged-into",
+        "FID-006",
+    ]);
     assert!(out.contains("retired DRIFT-002"), "{out}");
     assert!(out.contains("checks/DRIFT-001.md"), "{out}");
     assert!(!f.path("checks/DRIFT-002.md").exists());
@@ -432,7 +405,7 @@ fn new_takes_the_next_number_past_the_retired_one_and_retire_leaves_a_work_list(
         .collect();
     assert_eq!(stale, ["checks/DRIFT-001.md", "checks/FID-006.md"]);
     // And `new DRIFT` still never reuses 002 or 007.
-    let out = stdout(&f, &["new", "DRIFT", "--title", "Another"]);
+    let out = f.stdout(&["new", "DRIFT", "--title", "Another"]);
     assert!(out.starts_with("created DRIFT-010"), "{out}");
 }
 
@@ -483,7 +456,54 @@ fn maintainer_commands_refuse_bad_input_and_write_nothing() {
         ])
         .assert()
         .code(2);
+    // A format the command does not offer is refused before anything is written.
+    f.cmd()
+        .args(["new", "DRIFT", "--title", "x", "--format", "csv"])
+        .assert()
+        .code(2);
+    f.cmd()
+        .args([
+            "retire",
+            "DRIFT-002",
+            "--date",
+            "2026-11-30",
+            "--reason",
+            "r",
+            "--format",
+            "csv",
+        ])
+        .assert()
+        .code(2);
     assert_eq!(f.read("catalogue.yaml"), before);
     assert!(f.path("checks/DRIFT-002.md").exists());
     assert!(!f.path("checks/DRIFT-009.md").exists());
+}
+
+#[test]
+fn new_and_retire_print_json() {
+    let f = graph();
+    let v = f.json(&["new", "DRIFT", "--title", "Pinned", "--format", "json"]);
+    assert_eq!(v["id"], "DRIFT-009");
+    assert_eq!(v["file"], "checks/DRIFT-009.md");
+    assert_eq!(v["manifest_updated"], true);
+    let v = f.json(&[
+        "retire",
+        "DRIFT-002",
+        "--date",
+        "2026-11-30",
+        "--reason",
+        "Folded into FID-006",
+        "--merged-into",
+        "FID-006",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["retired"], "DRIFT-002");
+    let from: Vec<&str> = v["referred_to_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["from"].as_str().unwrap())
+        .collect();
+    assert!(from.contains(&"DRIFT-001"), "{v:#}");
 }

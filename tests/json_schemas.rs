@@ -2,7 +2,7 @@
 //! against the schemas generated for it, and a known-bad file of each kind does not.
 
 mod common;
-use common::fixture_dir;
+use common::{auditbook, fixture_dir, success};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -11,20 +11,13 @@ fn repo() -> PathBuf {
 }
 
 fn schema(root: &Path, kind: &str) -> Value {
-    let out = assert_cmd::Command::cargo_bin("auditbook")
-        .unwrap()
+    let out = auditbook()
         .arg("-C")
         .arg(root)
         .args(["schema", kind])
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "schema {kind}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_str(&success(&out, ("schema", kind))).unwrap()
 }
 
 fn validator(schema: &Value) -> jsonschema::Validator {
@@ -225,8 +218,7 @@ fn example_results_validate_and_bad_ones_do_not() {
 
 #[test]
 fn profile_schema_needs_a_declared_profile() {
-    let out = assert_cmd::Command::cargo_bin("auditbook")
-        .unwrap()
+    let out = auditbook()
         .arg("-C")
         .arg(fixture_dir("compat-de"))
         .args(["schema", "profile"])

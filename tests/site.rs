@@ -3,28 +3,21 @@
 //! Chromium (Debian's `chromium`, which `.ci/run` installs when absent).
 
 mod common;
-use common::Fixture;
+use common::{auditbook, success, Fixture};
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 fn render(root: &Path, out: &Path) {
-    let status = assert_cmd::Command::cargo_bin("auditbook")
-        .unwrap()
+    let run = auditbook()
         .arg("-C")
         .arg(root)
         .arg("site")
         .arg("--out")
         .arg(out)
-        .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    assert_eq!(
-        status.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
+    success(&run, "site");
 }
 
 fn shipped(out: &Path) {

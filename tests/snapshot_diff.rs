@@ -4,21 +4,11 @@ mod common;
 use common::Fixture;
 use serde_json::Value;
 
-fn stdout(f: &Fixture, args: &[&str]) -> String {
-    let out = f.cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// The graph fixture before and after one release's worth of edits, as two snapshot files.
 fn before_and_after() -> (Fixture, std::path::PathBuf, std::path::PathBuf) {
     let f = Fixture::new("graph");
     let old = f.path("old.json");
-    std::fs::write(&old, stdout(&f, &["snapshot"])).unwrap();
+    std::fs::write(&old, f.stdout(&["snapshot"])).unwrap();
     // Adoption promotion.
     f.edit(
         "checks/FID-006.md",
@@ -38,37 +28,31 @@ fn before_and_after() -> (Fixture, std::path::PathBuf, std::path::PathBuf) {
         "Degraded runs must fail the success tests.\n",
     );
     // A retirement.
-    stdout(
-        &f,
-        &[
-            "retire",
-            "DRIFT-005",
-            "--date",
-            "2026-11-30",
-            "--reason",
-            "Covered by DRIFT-003",
-            "--replaced-by",
-            "DRIFT-003",
-        ],
-    );
+    f.stdout(&[
+        "retire",
+        "DRIFT-005",
+        "--date",
+        "2026-11-30",
+        "--reason",
+        "Covered by DRIFT-003",
+        "--replaced-by",
+        "DRIFT-003",
+    ]);
     let new = f.path("new.json");
-    std::fs::write(&new, stdout(&f, &["snapshot"])).unwrap();
+    std::fs::write(&new, f.stdout(&["snapshot"])).unwrap();
     (f, old, new)
 }
 
 #[test]
 fn diff_classifies_each_change() {
     let (f, old, new) = before_and_after();
-    let v: Value = serde_json::from_str(&stdout(
-        &f,
-        &[
-            "diff",
-            old.to_str().unwrap(),
-            new.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-    ))
+    let v: Value = serde_json::from_str(&f.stdout(&[
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
     .unwrap();
     assert_eq!(v["semantic_change"], true);
     assert_eq!(v["retired"][0]["id"], "DRIFT-005");
@@ -100,26 +84,23 @@ fn diff_classifies_each_change() {
 #[test]
 fn diff_markdown_is_a_reaudit_queue() {
     let (f, old, new) = before_and_after();
-    insta::assert_snapshot!(stdout(
-        &f,
-        &["diff", old.to_str().unwrap(), new.to_str().unwrap()]
-    ));
+    insta::assert_snapshot!(f.stdout(&["diff", old.to_str().unwrap(), new.to_str().unwrap()]));
 }
 
 #[test]
 fn prose_edit_keeps_the_semantic_fingerprint() {
     let f = Fixture::new("graph");
-    let a: Value = serde_json::from_str(&stdout(&f, &["snapshot"])).unwrap();
+    let a: Value = serde_json::from_str(&f.stdout(&["snapshot"])).unwrap();
     f.edit(
         "checks/DRIFT-003.md",
         "Degraded runs fail success tests.\n",
         "Degraded runs fail the success tests (typo fixed).\n",
     );
-    let b: Value = serde_json::from_str(&stdout(&f, &["snapshot"])).unwrap();
+    let b: Value = serde_json::from_str(&f.stdout(&["snapshot"])).unwrap();
     assert_ne!(a["fingerprints"]["bytes"], b["fingerprints"]["bytes"]);
     assert_eq!(a["fingerprints"]["semantic"], b["fingerprints"]["semantic"]);
     f.edit("checks/DRIFT-003.md", "severity: medium", "severity: high");
-    let c: Value = serde_json::from_str(&stdout(&f, &["snapshot"])).unwrap();
+    let c: Value = serde_json::from_str(&f.stdout(&["snapshot"])).unwrap();
     assert_ne!(a["fingerprints"]["semantic"], c["fingerprints"]["semantic"]);
 }
 

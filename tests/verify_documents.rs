@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{findings_in, Fixture};
+use common::{findings_in, loud_in, Fixture};
 use serde_json::Value;
 
 const SKILL: &str = "skills/mcp-data-fidelity/SKILL.md";
@@ -13,23 +13,13 @@ fn graph() -> Fixture {
 }
 
 fn verify(f: &Fixture) -> (Value, i32) {
-    let out = f
-        .cmd()
-        .args(["verify", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not json ({e}): {}", String::from_utf8_lossy(&out.stdout)));
-    (v, out.status.code().unwrap_or(-1))
+    f.json_and_code(&["verify", "--format", "json"])
 }
 
 /// (code, line, id) of every error and warning, in output order.
 fn loud(v: &Value) -> Vec<(String, u64, String)> {
-    v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["level"] != "note")
+    loud_in(v)
+        .into_iter()
         .map(|d| {
             (
                 d["code"].as_str().unwrap().to_string(),

@@ -15,8 +15,10 @@ pub mod results;
 pub mod score;
 pub mod verdict;
 
+use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
 use crate::model::Catalogue;
+use serde_json::{Map, Value as Json};
 
 /// Everything one audit computed.
 pub struct Run<'c> {
@@ -62,4 +64,32 @@ pub fn run<'c>(
         results,
         audit,
     }
+}
+
+/// A help line for a name that is not one of `candidates`: the nearest candidate, or `otherwise`.
+fn did_you_mean<'a>(
+    found: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    otherwise: &str,
+) -> String {
+    suggest(found, candidates)
+        .map(|s| format!("did you mean `{s}`?"))
+        .unwrap_or_else(|| otherwise.to_string())
+}
+
+/// The keys of `map` outside `allowed`, in key order, each with its help line.
+fn unknown_keys<'m>(
+    map: &'m Map<String, Json>,
+    allowed: &[&str],
+    otherwise: &str,
+) -> Vec<(&'m str, String)> {
+    map.keys()
+        .filter(|k| !allowed.contains(&k.as_str()))
+        .map(|k| {
+            (
+                k.as_str(),
+                did_you_mean(k, allowed.iter().copied(), otherwise),
+            )
+        })
+        .collect()
 }

@@ -3,9 +3,9 @@
 //! servers × categories.
 
 use super::profile::{self, Checked, Source};
+use super::unknown_keys;
 use super::verdict::{Policy, Verdict};
 use crate::diag::{codes, Diagnostic};
-use crate::load::check::suggest;
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use serde::Serialize;
@@ -64,14 +64,8 @@ impl Portfolio {
         let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
         match &file.value {
             Json::Object(top) => {
-                for k in top.keys() {
-                    if !TOP_KEYS.contains(&k.as_str()) {
-                        let hint = suggest(k, TOP_KEYS.iter().copied())
-                            .map(|s| format!("did you mean `{s}`?"))
-                            .unwrap_or_else(|| codes::PORTFOLIO_INVALID.help.to_string());
-                        diags
-                            .push(bad(k, format!("unknown key `{k}` in the portfolio")).help(hint));
-                    }
+                for (k, hint) in unknown_keys(top, TOP_KEYS, codes::PORTFOLIO_INVALID.help) {
+                    diags.push(bad(k, format!("unknown key `{k}` in the portfolio")).help(hint));
                 }
                 match top.get("servers") {
                     Some(Json::Array(items)) => {
@@ -184,19 +178,14 @@ fn entry(
         ));
         return None;
     };
-    for k in m.keys() {
-        if !SERVER_KEYS.contains(&k.as_str()) {
-            let hint = suggest(k, SERVER_KEYS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| codes::PORTFOLIO_INVALID.help.to_string());
-            diags.push(
-                bad(
-                    &format!("{here}.{k}"),
-                    format!("unknown key `{k}` in server {}", i + 1),
-                )
-                .help(hint),
-            );
-        }
+    for (k, hint) in unknown_keys(m, SERVER_KEYS, codes::PORTFOLIO_INVALID.help) {
+        diags.push(
+            bad(
+                &format!("{here}.{k}"),
+                format!("unknown key `{k}` in server {}", i + 1),
+            )
+            .help(hint),
+        );
     }
     let name = match m.get("name") {
         Some(Json::String(n)) if !n.trim().is_empty() => n.clone(),
@@ -289,39 +278,17 @@ pub struct Matrix {
 }
 
 /// Audit every server of the portfolio. Diagnostics of every input come back with the matrix.
-pub fn matrix(
-    cat: &Catalogue,
-    p: &Portfolio,
-    policy: Policy,
-) -> Result<(Matrix, Vec<Diagnostic>), String> {
+pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Diagnostic>) {
     let mut diags = p.diagnostics.clone();
     diags.extend(p.file.notes.iter().cloned());
     let severities = cat.config.severities();
     let mut servers = Vec::new();
     for s in &p.servers {
-        let unread = |msg: String| {
-            p.file.at(
-                &codes::PORTFOLIO_INVALID,
-                &format!("servers[{}]", s.index),
-                msg,
-            )
-        };
         let checked = match p.profile_of(cat, s) {
             Ok(c) => c,
-            Err(DataError::Unreadable(m)) => {
-                diags.push(unread(m.clone()));
-                servers.push(empty_row(cat, s, &severities, vec![m]));
-                continue;
-            }
-            Err(DataError::Invalid(d)) => {
-                let n = d.len();
-                diags.extend(d);
-                servers.push(empty_row(
-                    cat,
-                    s,
-                    &severities,
-                    vec![format!("the profile has {n} error(s)")],
-                ));
+            Err(e) => {
+                let why = unusable(&p.file, s, e, "the profile", &mut diags);
+                servers.push(empty_row(cat, s, &severities, why));
                 continue;
             }
         };
@@ -329,20 +296,9 @@ pub fn matrix(
             None => None,
             Some((path, shown)) => match data_file::read(path, shown, &codes::RESULTS_INVALID) {
                 Ok(f) => Some(f),
-                Err(DataError::Unreadable(m)) => {
-                    diags.push(unread(m.clone()));
-                    servers.push(empty_row(cat, s, &severities, vec![m]));
-                    continue;
-                }
-                Err(DataError::Invalid(d)) => {
-                    let n = d.len();
-                    diags.extend(d);
-                    servers.push(empty_row(
-                        cat,
-                        s,
-                        &severities,
-                        vec![format!("the results file has {n} error(s)")],
-                    ));
+                Err(e) => {
+                    let why = unusable(&p.file, s, e, "the results file", &mut diags);
+                    servers.push(empty_row(cat, s, &severities, why));
                     continue;
                 }
             },
@@ -408,7 +364,7 @@ pub fn matrix(
     })
     .collect();
     crate::diag::normalise(&mut diags);
-    Ok((
+    (
         Matrix {
             portfolio: p.file.shown.clone(),
             policy: policy.as_str(),
@@ -425,7 +381,33 @@ pub fn matrix(
             verdicts,
         },
         diags,
-    ))
+    )
+}
+
+/// Why a server's input (`what`) cannot be audited, as the server row's reason; the
+/// diagnostics go to `diags`.
+fn unusable(
+    portfolio: &DataFile,
+    s: &ServerEntry,
+    e: DataError,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    match e {
+        DataError::Unreadable(m) => {
+            diags.push(portfolio.at(
+                &codes::PORTFOLIO_INVALID,
+                &format!("servers[{}]", s.index),
+                m.clone(),
+            ));
+            vec![m]
+        }
+        DataError::Invalid(d) => {
+            let n = d.len();
+            diags.extend(d);
+            vec![format!("{what} has {n} error(s)")]
+        }
+    }
 }
 
 fn empty_row(

@@ -127,21 +127,15 @@ pub struct FindingRow {
     pub sources: Sources,
 }
 
+/// A finding with what was observed and what to do about it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Detail {
-    pub id: String,
-    pub title: String,
-    pub category: String,
-    pub severity: String,
-    pub adoption: &'static str,
-    pub status: &'static str,
-    pub blocking: bool,
-    pub would_have_blocked: bool,
+    #[serde(flatten)]
+    pub finding: FindingRow,
     pub evidence: Vec<String>,
     pub gaps: Vec<String>,
     pub effort: Option<String>,
     pub remediation: Option<String>,
-    pub sources: Sources,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -289,6 +283,18 @@ fn check_effort(c: &Check) -> Option<String> {
     EFFORTS.contains(&first.as_str()).then_some(first)
 }
 
+/// The effort to fix a check and where it came from: the result's `effort`, else the check's
+/// Effort section.
+fn effort(r: &Row) -> (Option<String>, Option<&'static str>) {
+    match r.recorded.as_ref().and_then(|x| x.effort.clone()) {
+        Some(e) => (Some(e), Some("result")),
+        None => match check_effort(r.check) {
+            Some(e) => (Some(e), Some("check")),
+            None => (None, None),
+        },
+    }
+}
+
 fn effort_rank(e: Option<&str>) -> usize {
     e.and_then(|e| EFFORTS.iter().position(|x| *x == e))
         .unwrap_or(EFFORTS.len())
@@ -312,6 +318,25 @@ fn server_name(checked: &Checked, run: &Run) -> String {
         stem = stem.strip_suffix(ext).unwrap_or(stem);
     }
     stem.to_string()
+}
+
+fn status_str(r: &Row) -> &'static str {
+    r.status.map(Status::as_str).unwrap_or("")
+}
+
+fn finding_row(r: &Row, audit: &Audit, o: &Options) -> FindingRow {
+    let c = r.check;
+    FindingRow {
+        id: c.id.clone(),
+        title: c.title.clone(),
+        category: c.category.clone(),
+        severity: c.severity.clone(),
+        adoption: c.adoption.as_str(),
+        status: status_str(r),
+        blocking: audit.blocking.contains(&c.id),
+        would_have_blocked: audit.would_have_blocked.contains(&c.id),
+        sources: sources(c, o),
+    }
 }
 
 fn item(row: &Row, note: String, o: &Options) -> Item {
@@ -346,24 +371,14 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     let applicable: Vec<&Row> = audit.applicable().collect();
     let row = |id: &str| audit.row(id);
     let blocking_sev = cat.config.blocking_severities();
-    let finding_row = |id: &String| -> Option<FindingRow> {
-        let r = row(id)?;
-        let c = r.check;
-        Some(FindingRow {
-            id: c.id.clone(),
-            title: c.title.clone(),
-            category: c.category.clone(),
-            severity: c.severity.clone(),
-            adoption: c.adoption.as_str(),
-            status: r.status.map(|s| s.as_str()).unwrap_or(""),
-            blocking: audit.blocking.contains(id),
-            would_have_blocked: audit.would_have_blocked.contains(id),
-            sources: sources(c, o),
-        })
+    let findings_of = |ids: &[String]| -> Vec<FindingRow> {
+        ids.iter()
+            .filter_map(|id| row(id))
+            .map(|r| finding_row(r, audit, o))
+            .collect()
     };
-    let findings: Vec<FindingRow> = audit.findings.iter().filter_map(finding_row).collect();
-    let advisory_findings: Vec<FindingRow> =
-        audit.advisory.iter().filter_map(finding_row).collect();
+    let findings = findings_of(&audit.findings);
+    let advisory_findings = findings_of(&audit.advisory);
 
     let mut failing: Vec<&Row> = applicable
         .iter()
@@ -379,67 +394,47 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     let details = failing
         .iter()
         .map(|r| {
-            let c = r.check;
             let rec = r.recorded.as_ref();
             Detail {
-                id: c.id.clone(),
-                title: c.title.clone(),
-                category: c.category.clone(),
-                severity: c.severity.clone(),
-                adoption: c.adoption.as_str(),
-                status: r.status.map(|s| s.as_str()).unwrap_or(""),
-                blocking: audit.blocking.contains(&c.id),
-                would_have_blocked: audit.would_have_blocked.contains(&c.id),
+                finding: finding_row(r, audit, o),
                 evidence: rec.map(|x| x.evidence.clone()).unwrap_or_default(),
                 gaps: rec.map(|x| x.gaps.clone()).unwrap_or_default(),
-                effort: rec
-                    .and_then(|x| x.effort.clone())
-                    .or_else(|| check_effort(c)),
-                remediation: c
+                effort: effort(r).0,
+                remediation: r
+                    .check
                     .section_text("Remediation")
                     .map(|t| t.trim().to_string())
                     .filter(|t| !t.is_empty()),
-                sources: sources(c, o),
             }
         })
         .collect();
-    let mut steps: Vec<(usize, usize, String, Step)> = failing
+    let mut remediation: Vec<Step> = failing
         .iter()
         .map(|r| {
             let c = r.check;
-            let (effort, from) = match r.recorded.as_ref().and_then(|x| x.effort.clone()) {
-                Some(e) => (Some(e), Some("result")),
-                None => match check_effort(c) {
-                    Some(e) => (Some(e), Some("check")),
-                    None => (None, None),
-                },
-            };
-            (
-                cat.config.severity_rank(&c.severity),
-                effort_rank(effort.as_deref()),
-                c.id.clone(),
-                Step {
-                    rank: 0,
-                    id: c.id.clone(),
-                    title: c.title.clone(),
-                    severity: c.severity.clone(),
-                    adoption: c.adoption.as_str(),
-                    status: r.status.map(|s| s.as_str()).unwrap_or(""),
-                    effort,
-                    effort_from: from,
-                },
-            )
+            let (effort, effort_from) = effort(r);
+            Step {
+                rank: 0,
+                id: c.id.clone(),
+                title: c.title.clone(),
+                severity: c.severity.clone(),
+                adoption: c.adoption.as_str(),
+                status: status_str(r),
+                effort,
+                effort_from,
+            }
         })
         .collect();
-    steps.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
-    let remediation: Vec<Step> = steps
-        .into_iter()
-        .enumerate()
-        .map(|(i, (_, _, _, mut s))| {
-            s.rank = i + 1;
-            s
-        })
-        .collect();
+    remediation.sort_by_key(|s| {
+        (
+            cat.config.severity_rank(&s.severity),
+            effort_rank(s.effort.as_deref()),
+            s.id.clone(),
+        )
+    });
+    for (i, s) in remediation.iter_mut().enumerate() {
+        s.rank = i + 1;
+    }
 
     let list = |ids: &[String], note: &dyn Fn(&Row) -> String| -> Vec<Item> {
         ids.iter()

@@ -4,6 +4,7 @@
 
 use super::applicability::{Applicability, Status as Gate};
 use super::profile::is_placeholder;
+use super::{did_you_mean, unknown_keys};
 use crate::diag::{codes, Diagnostic};
 use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
@@ -159,20 +160,15 @@ pub fn validate(
             .collect();
         return (out, diags);
     };
-    for k in top.keys() {
-        if !TOP_KEYS.contains(&k.as_str()) {
-            let help = suggest(k, TOP_KEYS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| codes::RESULTS_UNKNOWN_KEY.help.to_string());
-            diags.push(
-                file.at(
-                    &codes::RESULTS_UNKNOWN_KEY,
-                    k,
-                    format!("unknown key `{k}` in the results file"),
-                )
-                .help(help),
-            );
-        }
+    for (k, help) in unknown_keys(top, TOP_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+        diags.push(
+            file.at(
+                &codes::RESULTS_UNKNOWN_KEY,
+                k,
+                format!("unknown key `{k}` in the results file"),
+            )
+            .help(help),
+        );
     }
     match top.get("audit_meta") {
         None => {}
@@ -333,9 +329,7 @@ fn entry_result(
     }
     let Some(check) = cat.check(id) else {
         let ids: Vec<&str> = cat.checks.iter().map(|c| c.id.as_str()).collect();
-        let help = suggest(id, ids.iter().copied())
-            .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| codes::RESULTS_UNKNOWN_ID.help.to_string());
+        let help = did_you_mean(id, ids.iter().copied(), codes::RESULTS_UNKNOWN_ID.help);
         diags.push(
             file.at(
                 &codes::RESULTS_UNKNOWN_ID,
@@ -373,21 +367,16 @@ fn entry_result(
         reject(out, None, "not a mapping".into());
         return;
     };
-    for k in m.keys() {
-        if !RESULT_KEYS.contains(&k.as_str()) {
-            let help = suggest(k, RESULT_KEYS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| codes::RESULTS_UNKNOWN_KEY.help.to_string());
-            diags.push(
-                file.at(
-                    &codes::RESULTS_UNKNOWN_KEY,
-                    &format!("{path}.{k}"),
-                    format!("unknown key `{k}` in the result for {id}"),
-                )
-                .id(id)
-                .help(help),
-            );
-        }
+    for (k, help) in unknown_keys(m, RESULT_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+        diags.push(
+            file.at(
+                &codes::RESULTS_UNKNOWN_KEY,
+                &format!("{path}.{k}"),
+                format!("unknown key `{k}` in the result for {id}"),
+            )
+            .id(id)
+            .help(help),
+        );
     }
     for (key, catalogue_value) in [
         ("severity", check.severity.as_str()),

@@ -7,6 +7,7 @@ use super::results::{Recorded, Results, Status};
 use crate::diag::{Diagnostic, Level};
 use crate::model::{Adoption, Catalogue, Check};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -220,15 +221,12 @@ pub fn assess<'c>(
             undecided.len()
         ));
     }
-    let mut by_file: Vec<(String, usize)> = Vec::new();
+    let mut by_file: BTreeMap<String, usize> = BTreeMap::new();
     for d in problems.iter().filter(|d| d.level == Level::Error) {
-        let f = d.file.clone().unwrap_or_default();
-        match by_file.iter_mut().find(|(x, _)| *x == f) {
-            Some((_, n)) => *n += 1,
-            None => by_file.push((f, 1)),
-        }
+        *by_file
+            .entry(d.file.clone().unwrap_or_default())
+            .or_default() += 1;
     }
-    by_file.sort();
     for (f, n) in by_file {
         incomplete.push(format!("`{f}` has {n} error(s)"));
     }

@@ -97,8 +97,8 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
         return Ok(super::EXIT_FINDINGS);
     };
     let text = match &b {
-        Some(b) => diff_text(cat, &a, b, fmt),
-        None => single_text(cat, &a, fmt),
+        Some(b) => diff_text(cat, &a, b, fmt)?,
+        None => single_text(cat, &a, fmt)?,
     };
     common::print(&text)?;
     let errors =
@@ -110,7 +110,7 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
     })
 }
 
-fn single_text(cat: &Catalogue, s: &Side, fmt: &str) -> String {
+fn single_text(cat: &Catalogue, s: &Side, fmt: &str) -> Result<String, Failure> {
     let summary = s.app.summary(cat);
     if fmt == "json" {
         let checks: Vec<_> = s
@@ -134,7 +134,7 @@ fn single_text(cat: &Catalogue, s: &Side, fmt: &str) -> String {
             "checks": checks,
             "summary": summary,
         });
-        return serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        return common::json_text(&doc);
     }
     let rows: Vec<Vec<String>> = s
         .app
@@ -192,10 +192,10 @@ fn single_text(cat: &Catalogue, s: &Side, fmt: &str) -> String {
         ],
         &rows,
     ));
-    out
+    Ok(out)
 }
 
-fn diff_text(_cat: &Catalogue, a: &Side, b: &Side, fmt: &str) -> String {
+fn diff_text(_cat: &Catalogue, a: &Side, b: &Side, fmt: &str) -> Result<String, Failure> {
     let d = applicability::diff((&a.checked.profile, &a.app), (&b.checked.profile, &b.app));
     let (from, to) = (
         &a.checked.profile.source.shown,
@@ -215,7 +215,7 @@ fn diff_text(_cat: &Catalogue, a: &Side, b: &Side, fmt: &str) -> String {
                 "applies_after": b.app.count(Status::Applies),
             },
         });
-        return serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        return common::json_text(&doc);
     }
     let mut out = format!("Applicability from `{from}` to `{to}`\n\n");
     if d.fields.is_empty() {
@@ -262,5 +262,5 @@ fn diff_text(_cat: &Catalogue, a: &Side, b: &Side, fmt: &str) -> String {
         a.app.count(Status::Applies),
         b.app.count(Status::Applies)
     ));
-    out
+    Ok(out)
 }

@@ -54,7 +54,7 @@ pub enum Command {
     /// Load and check the catalogue; print diagnostics.
     ///
     /// Example: auditbook -C catalogue lint --deny warnings --format github
-    Lint,
+    Lint(LintArgs),
     /// List the checks with their effective frontmatter (defaults applied).
     ///
     /// Example: auditbook list --where 'category == "FID" and adoption == "advisory"' --format csv
@@ -194,6 +194,14 @@ pub struct DiffArgs {
     pub old: PathBuf,
     /// The newer snapshot (json) or catalogue root
     pub new: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// Also verify the documents (regions, claims, links) in the same run, as `verify` does:
+    /// one process for a pre-commit hook
+    #[arg(long)]
+    pub verify: bool,
 }
 
 #[derive(Args, Debug)]

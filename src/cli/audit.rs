@@ -143,7 +143,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let explanation = args.explain_score.then(|| score.explain());
     let rep = report::build(cat, &checked, &run, score, &options);
     let rendered = match fmt {
-        "json" => serde_json::to_string_pretty(&rep).map_err(|e| Failure(e.to_string()))? + "\n",
+        "json" => common::json_text(&rep)?,
         other => {
             let name = if other == "html" {
                 "report.html.tera"

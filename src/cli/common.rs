@@ -4,6 +4,7 @@ use super::args::{Cli, ColorChoice, Deny};
 use crate::diag::{Diagnostic, Level, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -70,6 +71,13 @@ pub fn deny_warnings(cli: &Cli) -> bool {
     cli.deny == Some(Deny::Warnings)
 }
 
+/// A value as one JSON document with a closing line break, for `--format json`.
+pub fn json_text(v: &impl serde::Serialize) -> Result<String, Failure> {
+    serde_json::to_string_pretty(v)
+        .map(|t| t + "\n")
+        .map_err(|e| Failure(format!("cannot write JSON output: {e}")))
+}
+
 pub fn print(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
@@ -98,32 +106,11 @@ pub fn report(
 ) -> Result<u8, Failure> {
     let summary = Summary::of(&diags);
     let prefix = prefix(cli);
-    let shown: Vec<Diagnostic> = if cli.quiet {
-        diags
-            .iter()
-            .filter(|d| d.level != Level::Note)
-            .cloned()
-            .collect()
-    } else {
-        diags.clone()
-    };
     let text = match fmt {
         "json" => diagnostics::json(&diags, extra),
-        "github" => diagnostics::github(&shown, &prefix),
+        "github" => diagnostics::github(&visible(cli, &diags), &prefix),
         "sarif" => diagnostics::sarif(&diags, &prefix, &successors(&loaded.catalogue)),
-        _ => {
-            let mut t = diagnostics::human(&shown, &loaded.catalogue.sources, &prefix, color(cli));
-            if cli.quiet {
-                // The summary line is the last line; quiet drops it.
-                let cut = t
-                    .trim_end_matches('\n')
-                    .rfind('\n')
-                    .map(|i| i + 1)
-                    .unwrap_or(0);
-                t.truncate(cut);
-            }
-            t
-        }
+        _ => human(cli, &diags, &loaded.catalogue.sources, &prefix),
     };
     print(&text)?;
     Ok(if summary.fails(deny_warnings(cli)) {
@@ -131,6 +118,30 @@ pub fn report(
     } else {
         super::EXIT_OK
     })
+}
+
+/// The diagnostics a reader sees: `-q` drops notes. Machine formats (json, sarif) keep all.
+pub fn visible(cli: &Cli, diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    diags
+        .iter()
+        .filter(|d| !(cli.quiet && d.level == Level::Note))
+        .cloned()
+        .collect()
+}
+
+/// Human diagnostics as `-q` wants them: without notes and without the summary line.
+pub fn human(
+    cli: &Cli,
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    prefix: &str,
+) -> String {
+    let shown = visible(cli, diags);
+    if cli.quiet {
+        diagnostics::human_findings(&shown, sources, prefix, color(cli))
+    } else {
+        diagnostics::human(&shown, sources, prefix, color(cli))
+    }
 }
 
 /// Every retired id with a live successor, and that successor's file, for SARIF.

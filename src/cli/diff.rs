@@ -26,7 +26,7 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> Result<u8, Failure> {
     let new = snapshot_of(&args.new)?;
     let d = crate::diff::diff(&old, &new);
     let text = match fmt {
-        "json" => serde_json::to_string_pretty(&d).unwrap_or_default() + "\n",
+        "json" => common::json_text(&d)?,
         _ => crate::diff::markdown(&d),
     };
     common::print(&text)?;

@@ -4,7 +4,7 @@
 use super::args::Cli;
 use super::common::{self, Failure};
 use crate::audit::profile::{self, Checked};
-use crate::diag::{Code, Diagnostic, Level};
+use crate::diag::{Code, Diagnostic};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use crate::render::diagnostics;
@@ -58,11 +58,7 @@ pub fn text_of(path: &Path) -> String {
 
 /// Human diagnostics about input files on stderr (notes dropped under `-q`).
 pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &BTreeMap<String, String>) {
-    let shown: Vec<Diagnostic> = diags
-        .iter()
-        .filter(|d| !(cli.quiet && d.level == Level::Note))
-        .cloned()
-        .collect();
+    let shown = common::visible(cli, diags);
     if shown.is_empty() {
         return;
     }

@@ -79,7 +79,7 @@ pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
     let text = match fmt {
         "json" => {
             let v: Vec<_> = checks.iter().map(|c| effective(c)).collect();
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+            common::json_text(&v)?
         }
         "csv" => csv::render(COLUMNS, &rows),
         _ => text_table::render(COLUMNS, &rows),

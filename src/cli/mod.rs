@@ -48,7 +48,7 @@ pub fn main() -> ExitCode {
 /// Run one command; `Err` means the engine could not do its job (exit 2).
 pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
     match &cli.command {
-        Command::Lint => lint::run(cli),
+        Command::Lint(a) => lint::run(cli, a),
         Command::List(a) => list::run(cli, a),
         Command::Show(a) => show::run(cli, a),
         Command::Stats => stats::run(cli),

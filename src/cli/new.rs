@@ -5,6 +5,8 @@ use super::common::{self, Failure};
 use crate::maintain::new;
 
 pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
+    // Checked before anything is written: a bad `--format` must not leave a new file behind.
+    let fmt = common::format(cli, &["human", "json"])?;
     let loaded = common::load(cli)?;
     let templates = common::templates(cli)?;
     let created = new::create(
@@ -16,11 +18,17 @@ pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
     )
     .map_err(|e| Failure(e.0))?;
     let shown = crate::load::text::display_path(&loaded.catalogue.root, &created.file);
-    let mut text = format!(
-        "created {} ({})\n",
-        created.id,
-        crate::render::diagnostics::join(&common::prefix(cli), &shown)
-    );
+    let file = crate::render::diagnostics::join(&common::prefix(cli), &shown);
+    if fmt == "json" {
+        let doc = serde_json::json!({
+            "id": created.id,
+            "file": file,
+            "manifest_updated": created.manifest_updated,
+        });
+        common::print(&common::json_text(&doc)?)?;
+        return Ok(super::EXIT_OK);
+    }
+    let mut text = format!("created {} ({file})\n", created.id);
     if created.manifest_updated {
         text.push_str("added it to MANIFEST.txt\n");
     }

@@ -52,7 +52,7 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         }
         p.use_results_dir(dir, &inputs::shown(dir));
     }
-    let (m, diags) = portfolio::matrix(cat, &p, args.policy).map_err(Failure)?;
+    let (m, diags) = portfolio::matrix(cat, &p, args.policy);
     let mut texts = vec![(p.file.shown.clone(), p.file.text.clone())];
     for s in &p.servers {
         if let portfolio::ProfileRef::File(path, shown) = &s.profile {
@@ -68,7 +68,7 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         .collect();
     inputs::eprint_problems(cli, &diags, &inputs::sources(&refs));
     let text = match fmt {
-        "json" => serde_json::to_string_pretty(&m).map_err(|e| Failure(e.to_string()))? + "\n",
+        "json" => common::json_text(&m)?,
         "md" => {
             let ctx = tera::Context::from_serialize(&m).map_err(|e| Failure(e.to_string()))?;
             common::templates(cli)?

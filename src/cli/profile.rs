@@ -68,21 +68,7 @@ pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
             diagnostics::json(&diags, extra)
         }
         _ => {
-            let shown_diags: Vec<_> = diags
-                .iter()
-                .filter(|d| !(cli.quiet && d.level == crate::diag::Level::Note))
-                .cloned()
-                .collect();
-            let mut t = diagnostics::human(&shown_diags, &sources, "", common::color(cli));
-            if cli.quiet {
-                // The summary line is the last line; quiet drops it.
-                let cut = t
-                    .trim_end_matches('\n')
-                    .rfind('\n')
-                    .map(|i| i + 1)
-                    .unwrap_or(0);
-                t.truncate(cut);
-            }
+            let mut t = common::human(cli, &diags, &sources, "");
             if !inputs::fails(cli, &diags) && !cli.quiet {
                 t.push_str(&format!(
                     "profile `{file}` is valid: {} field(s) checked against the schema of {}\n",

@@ -6,6 +6,8 @@ use crate::graph::{Graph, Node};
 use crate::maintain::retire::{self, Request};
 
 pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
+    // Checked before anything is written: a bad `--format` must not retire the id.
+    let fmt = common::format(cli, &["human", "json"])?;
     let loaded = common::load(cli)?;
     let req = Request {
         id: &args.id,
@@ -19,6 +21,24 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     let after = common::load(cli)?;
     let graph = Graph::build(&after.catalogue);
     let remaining = graph.incoming(&Node::Retired(args.id.clone()));
+    let prefix = common::prefix(cli);
+    if fmt == "json" {
+        let doc = serde_json::json!({
+            "retired": args.id,
+            "date": args.date,
+            "referred_to_by": remaining
+                .iter()
+                .map(|l| serde_json::json!({
+                    "from": l.from.key(),
+                    "kind": l.edge.kind.as_str(),
+                    "file": crate::render::diagnostics::join(&prefix, &l.edge.file),
+                    "line": l.edge.line,
+                }))
+                .collect::<Vec<_>>(),
+        });
+        common::print(&common::json_text(&doc)?)?;
+        return Ok(super::EXIT_OK);
+    }
     let mut text = format!(
         "retired {} on {} and removed its file\n",
         args.id, args.date
@@ -33,7 +53,7 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         for l in &remaining {
             text.push_str(&format!(
                 "  {}:{}  {} ({} {})\n",
-                crate::render::diagnostics::join(&common::prefix(cli), &l.edge.file),
+                crate::render::diagnostics::join(&prefix, &l.edge.file),
                 l.edge.line,
                 l.edge.kind.as_str(),
                 l.from.kind(),

@@ -32,7 +32,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     let graph = Graph::build(cat);
     if cat.check(&args.id).is_none() {
         if let Some(r) = cat.retired(&args.id) {
-            let text = retired(fmt, r, &graph);
+            let text = retired(fmt, r, &graph)?;
             common::print(&text)?;
             return Ok(super::EXIT_OK);
         }
@@ -71,7 +71,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
                     "line": l.edge.line,
                 })).collect::<Vec<_>>(),
             });
-            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+            common::json_text(&doc)?
         }
         _ => human(c, &links, &mentions, &rules, &incoming),
     };
@@ -80,7 +80,11 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
 }
 
 /// A retired id: its record and where its chain leads.
-fn retired(fmt: &str, r: &crate::model::config::RetiredDecl, graph: &Graph) -> String {
+fn retired(
+    fmt: &str,
+    r: &crate::model::config::RetiredDecl,
+    graph: &Graph,
+) -> Result<String, Failure> {
     let successor = match graph.successor(&r.id) {
         Successor::Live(s) => Some(s),
         _ => None,
@@ -92,7 +96,7 @@ fn retired(fmt: &str, r: &crate::model::config::RetiredDecl, graph: &Graph) -> S
             "successor": successor,
             "referred_to_by": still.iter().map(|l| json!({"from": l.from.key(), "kind": l.edge.kind.as_str(), "file": l.edge.file, "line": l.edge.line})).collect::<Vec<_>>(),
         });
-        return serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        return common::json_text(&doc);
     }
     let mut out = format!("{} — retired on {}\n", r.id, r.retired);
     if let Some(m) = &r.merged_into {
@@ -120,7 +124,7 @@ fn retired(fmt: &str, r: &crate::model::config::RetiredDecl, graph: &Graph) -> S
             l.edge.line
         ));
     }
-    out
+    Ok(out)
 }
 
 fn human(

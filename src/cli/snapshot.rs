@@ -8,6 +8,6 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let snap = crate::snapshot::take(&loaded.catalogue);
-    common::print(&(serde_json::to_string_pretty(&snap).unwrap_or_default() + "\n"))?;
+    common::print(&(common::json_text(&snap)?))?;
     Ok(super::EXIT_OK)
 }

@@ -96,7 +96,7 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
     common::warn_load_problems(cli, &loaded);
     let s = compute(&loaded.catalogue);
     let text = match fmt {
-        "json" => serde_json::to_string_pretty(&s).unwrap_or_default() + "\n",
+        "json" => common::json_text(&s)?,
         _ => human(&loaded.catalogue, &s),
     };
     common::print(&text)?;

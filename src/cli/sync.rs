@@ -31,7 +31,7 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
             "rewritten": rewritten,
             "summary": {"regions": plan.regions, "rewritten": plan.rewritten.len(), "documents": plan.changes.len()},
         });
-        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+        common::json_text(&doc)?
     } else {
         let mut t = String::new();
         if !cli.quiet {

@@ -20,8 +20,9 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     }
     let cfg = crate::load::config::FILE_NAME;
     let mut seen = BTreeSet::new();
+    let lines = crate::graph::retired_lines(cat);
     for r in &cat.config.retired {
-        let line = config_line(cat, &format!("id: {}", r.id));
+        let line = lines.get(r.id.as_str()).copied().unwrap_or(1);
         let at = |code, msg: String| {
             Diagnostic::new(code, msg)
                 .file(cfg)

@@ -67,8 +67,13 @@ pub fn read(path: &Path, shown: &str, invalid: &'static Code) -> Result<DataFile
             meta.len()
         )));
     }
-    let bytes = std::fs::read(path)
+    let bytes = super::text::read_limited(path)
         .map_err(|e| DataError::Unreadable(format!("cannot read `{shown}`: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(DataError::Unreadable(format!(
+            "`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"
+        )));
+    }
     let digest = crate::snapshot::sha256(&bytes);
     let t = decode(shown, bytes).map_err(|d| DataError::Invalid(vec![d]))?;
     let value =

@@ -33,7 +33,7 @@ pub fn load(
         .help(codes::OUTSIDE_ROOT.help));
     }
     let full = root.join(path);
-    let bytes = std::fs::read(&full).map_err(|e| {
+    let bytes = text::read_limited(&full).map_err(|e| {
         Diagnostic::new(
             &codes::UNREADABLE,
             format!("cannot read document `{path}`: {e}"),
@@ -45,12 +45,12 @@ pub fn load(
         return Err(Diagnostic::new(
             &codes::FILE_TOO_LARGE,
             format!(
-                "document `{path}` is {} bytes; the limit is {}",
-                bytes.len(),
+                "document `{path}` is over the limit of {} bytes",
                 text::MAX_FILE_BYTES
             ),
         )
-        .file(path));
+        .file(path)
+        .help(codes::FILE_TOO_LARGE.help));
     }
     let t = text::decode(path, bytes)?;
     let outline = markdown::outline(&t.text, 1, ids, None);

@@ -46,48 +46,58 @@ pub fn split(text: &str) -> Result<Split<'_>, Diagnostic> {
         .at(1, 1)
         .help(codes::FRONTMATTER_MISSING.help));
     }
-    let parsed = Matter::<RawEngine>::new()
-        .parse::<String>(text)
-        .map_err(|e| Diagnostic::new(&codes::YAML_INVALID, e.to_string()).at(1, 1))?;
     let after_open = first.len() + 1;
-    if parsed.data.is_none() {
-        let closed = text
-            .get(after_open..)
-            .unwrap_or("")
-            .split('\n')
-            .any(|l| l.trim_end() == "---");
-        return Err(if closed {
-            Diagnostic::new(
-                &codes::MISSING_FIELD,
-                "the frontmatter block is empty; expected at least id, title, category, severity and applies_when",
-            )
-            .at(1, 1)
-            .help(codes::MISSING_FIELD.help)
-        } else {
-            Diagnostic::new(
-                &codes::FRONTMATTER_UNTERMINATED,
-                "the frontmatter opened on line 1 is never closed: expected a `---` line",
-            )
-            .at(1, 1)
-            .help(codes::FRONTMATTER_UNTERMINATED.help)
-        });
+    // The closing delimiter: the first later line holding only `---`.
+    let mut offset = after_open;
+    let mut close = None;
+    for line in text.get(after_open..).unwrap_or("").split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            close = Some((offset, offset + line.len()));
+            break;
+        }
+        offset += line.len();
     }
-    let yaml_start = text
-        .get(after_open..)
-        .and_then(|rest| rest.find(parsed.matter.as_str()))
-        .map(|i| i + after_open)
-        .unwrap_or(after_open);
+    let Some((close_start, close_end)) = close else {
+        return Err(Diagnostic::new(
+            &codes::FRONTMATTER_UNTERMINATED,
+            "the frontmatter opened on line 1 is never closed: expected a `---` line",
+        )
+        .at(1, 1)
+        .help(codes::FRONTMATTER_UNTERMINATED.help));
+    };
+    // gray_matter reads the block from the head of the file only: the body is not its
+    // business, and handing it the whole file cost as much as parsing the YAML.
+    let head = text.get(..close_end).unwrap_or(text);
+    let parsed = Matter::<RawEngine>::new()
+        .parse::<String>(head)
+        .map_err(|e| Diagnostic::new(&codes::YAML_INVALID, e.to_string()).at(1, 1))?;
+    if parsed.data.is_none() {
+        return Err(Diagnostic::new(
+            &codes::MISSING_FIELD,
+            "the frontmatter block is empty; expected at least id, title, category, severity and applies_when",
+        )
+        .at(1, 1)
+        .help(codes::MISSING_FIELD.help));
+    }
+    // gray_matter trims the block, so the YAML starts at the block's first non-blank byte.
+    let block = text.get(after_open..close_start).unwrap_or("");
+    let yaml_start = after_open + (block.len() - block.trim_start().len());
+    if !text
+        .get(yaml_start..)
+        .is_some_and(|t| t.starts_with(parsed.matter.as_str()))
+    {
+        return Err(Diagnostic::new(
+            &codes::YAML_INVALID,
+            "the frontmatter block could not be located in the file",
+        )
+        .at(1, 1));
+    }
     let yaml = text
         .get(yaml_start..yaml_start + parsed.matter.len())
         .unwrap_or("");
-    // gray_matter rebuilds the body from lines and drops the final newline; the body is the
-    // matching suffix of the original text.
-    let content = parsed.content.as_str();
-    let trailing = usize::from(text.ends_with('\n') && !content.is_empty());
-    let body_start = text
-        .len()
-        .saturating_sub(content.len() + trailing)
-        .max(yaml_start + yaml.len());
+    // Blank lines between the block and the body are not part of the body.
+    let rest = text.get(close_end..).unwrap_or("");
+    let body_start = close_end + (rest.len() - rest.trim_start_matches('\n').len());
     let body = text.get(body_start..).unwrap_or("");
     Ok(Split {
         yaml,
@@ -144,7 +154,11 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    match serde_yaml::from_str::<Value>(split.yaml) {
+    let parsed = match fast_mapping(split.yaml) {
+        Some(map) => Ok(Value::Mapping(map)),
+        None => serde_yaml::from_str::<Value>(split.yaml),
+    };
+    match parsed {
         Ok(Value::Mapping(map)) => Ok(Fields { map, lines }),
         Ok(other) => Err(vec![Diagnostic::new(
             &codes::YAML_INVALID,
@@ -156,6 +170,82 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
         .at(split.yaml_line, 1)
         .help(codes::YAML_INVALID.help)]),
         Err(e) => Err(vec![yaml_error(&e, split.yaml_line)]),
+    }
+}
+
+/// The common frontmatter shape — one `key: value` per line with simple scalars — read
+/// without the general YAML parser, which was the largest single cost of loading. Anything
+/// else (nesting, flow collections, anchors, block scalars, numbers other than small
+/// integers, dates, `null`, escapes) returns `None` and goes to serde_yaml, and a test holds
+/// the two to the same result on every shape accepted here.
+pub(crate) fn fast_mapping(yaml: &str) -> Option<Mapping> {
+    let mut map = Mapping::new();
+    for line in yaml.split('\n') {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(':')?;
+        if key.is_empty()
+            || !key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            || !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            || !rest.starts_with(' ')
+        {
+            return None;
+        }
+        let value = simple_scalar(rest.trim())?;
+        if map.insert(Value::String(key.to_string()), value).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+fn simple_scalar(v: &str) -> Option<Value> {
+    if v.is_empty() || v.contains('\t') {
+        return None;
+    }
+    if let Some(inner) = v.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')) {
+        if v.len() < 2 || inner.replace("''", "").contains('\'') {
+            return None;
+        }
+        return Some(Value::String(inner.replace("''", "'")));
+    }
+    if let Some(inner) = v.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
+        if v.len() < 2 || inner.contains(['"', '\\']) {
+            return None;
+        }
+        return Some(Value::String(inner.to_string()));
+    }
+    let first = v.chars().next()?;
+    if "[]{}&*!|>'\"%@`#,?:-+.~".contains(first)
+        || v.contains(": ")
+        || v.contains(" #")
+        || v.ends_with(':')
+    {
+        return None;
+    }
+    if first.is_ascii_digit() {
+        // Small decimal integers only; everything else that starts with a digit (floats,
+        // dates, octal, `1_000`) is YAML's business.
+        let plain = v.len() <= 18
+            && v.chars().all(|c| c.is_ascii_digit())
+            && (v == "0" || !v.starts_with('0'));
+        return plain
+            .then(|| v.parse::<u64>().ok().map(|n| Value::Number(n.into())))
+            .flatten();
+    }
+    match v {
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ if v.eq_ignore_ascii_case("true")
+            || v.eq_ignore_ascii_case("false")
+            || v.eq_ignore_ascii_case("null") =>
+        {
+            None
+        }
+        _ => Some(Value::String(v.to_string())),
     }
 }
 
@@ -206,6 +296,112 @@ pub fn describe(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast path must agree with serde_yaml wherever it answers.
+    #[test]
+    fn fast_mapping_agrees_with_serde_yaml() {
+        let values = [
+            "FID-006",
+            "\"Confirm structure\"",
+            "'it''s'",
+            "'always'",
+            "tools_make_external_requests == true",
+            "'transport != \"stdio-only\"'",
+            "high",
+            "2",
+            "0",
+            "10",
+            "007",
+            "1.10",
+            "2026-07-28",
+            "\"2026-07-28\"",
+            "both",
+            "beide",
+            "yes",
+            "no",
+            "on",
+            "off",
+            "y",
+            "n",
+            "true",
+            "false",
+            "True",
+            "FALSE",
+            "null",
+            "Null",
+            "~",
+            "advisory",
+            "\"a: b\"",
+            "a: b",
+            "a #b",
+            "a#b",
+            "[x]",
+            "{a: 1}",
+            "-1",
+            "+1",
+            ".5",
+            ".inf",
+            "&a",
+            "*a",
+            "!tag x",
+            "|",
+            ">",
+            "\"esc \\n\"",
+            "\"\"",
+            "''",
+            "x:",
+            "Portfolio-Befund, MCP Registry 2026-07",
+            "12345678901234567890",
+            "1e3",
+            "0x1A",
+            "0o17",
+            "1_000",
+            "Leere Treffer liefern einen nächsten Schritt",
+        ];
+        for v in values {
+            let yaml = format!("key: {v}\nother: x");
+            if let Some(fast) = fast_mapping(&yaml) {
+                let slow: Value = serde_yaml::from_str(&yaml).unwrap();
+                assert_eq!(Value::Mapping(fast), slow, "value {v:?}");
+            }
+        }
+        // The shapes every shipped check uses take the fast path.
+        assert!(fast_mapping("id: A-001\ntitle: \"T\"\napplies_when: 'always'\nspec_baseline: \"2026-07-28\"\nevidence_required: 2").is_some());
+        assert!(fast_mapping("checks: [A-001]").is_none());
+        assert!(fast_mapping("title: |\n  text").is_none());
+    }
+
+    #[test]
+    fn fast_mapping_agrees_on_every_shipped_and_fixture_check() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dirs = [
+            "catalogue/checks",
+            "catalogue/rules",
+            "tests/fixtures/clean/checks",
+            "tests/fixtures/compat-de/checks",
+            "tests/fixtures/graph/checks",
+        ];
+        let mut fast = 0;
+        for dir in dirs {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "md") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let s = split(&text).unwrap();
+                let slow: Value = serde_yaml::from_str(s.yaml).unwrap();
+                if let Some(m) = fast_mapping(s.yaml) {
+                    fast += 1;
+                    assert_eq!(Value::Mapping(m), slow, "{}", path.display());
+                }
+            }
+        }
+        assert!(
+            fast >= 120,
+            "the shipped checks take the fast path ({fast})"
+        );
+    }
 
     #[test]
     fn splits_and_locates_body() {

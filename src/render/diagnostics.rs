@@ -44,6 +44,18 @@ pub fn human(
     prefix: &str,
     color: bool,
 ) -> String {
+    let mut out = human_findings(diags, sources, prefix, color);
+    out.push_str(&summary_line(&Summary::of(diags)));
+    out
+}
+
+/// Human output without the summary line.
+pub fn human_findings(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    prefix: &str,
+    color: bool,
+) -> String {
     let mut files = SimpleFiles::new();
     let mut ids = BTreeMap::new();
     for (name, text) in sources {
@@ -95,9 +107,7 @@ pub fn human(
             let _ = std::io::Write::write_all(&mut buf, plain_line(d, prefix).as_bytes());
         }
     }
-    let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
-    out.push_str(&summary_line(&Summary::of(diags)));
-    out
+    String::from_utf8_lossy(buf.as_slice()).into_owned()
 }
 
 fn plain_line(d: &Diagnostic, prefix: &str) -> String {

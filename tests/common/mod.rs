@@ -5,11 +5,31 @@
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 pub fn fixture_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
+}
+
+/// The binary, colour off.
+pub fn auditbook() -> Command {
+    let mut c = Command::cargo_bin("auditbook").unwrap();
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// The stdout of a run that must have exited 0 (its stderr in the failure message).
+#[track_caller]
+pub fn success(out: &Output, what: impl std::fmt::Debug) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{what:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -75,24 +95,44 @@ impl Fixture {
     }
 
     pub fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("auditbook").unwrap();
-        c.arg("-C")
-            .arg(".")
-            .env("NO_COLOR", "1")
-            .current_dir(self.root());
+        let mut c = auditbook();
+        c.arg("-C").arg(".").current_dir(self.root());
         c
+    }
+
+    /// Stdout as text and the exit code, whatever it is.
+    pub fn run(&self, args: &[&str]) -> (String, i32) {
+        let out = self.cmd().args(args).output().unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            out.status.code().unwrap_or(-1),
+        )
+    }
+
+    /// Stdout of a run that must exit 0.
+    #[track_caller]
+    pub fn stdout(&self, args: &[&str]) -> String {
+        success(&self.cmd().args(args).output().unwrap(), args)
+    }
+
+    /// Stdout of a run that must exit 0, parsed as JSON.
+    #[track_caller]
+    pub fn json(&self, args: &[&str]) -> Value {
+        serde_json::from_str(&self.stdout(args)).unwrap()
+    }
+
+    /// Stdout parsed as JSON, and the exit code, whatever it is (findings exit 1).
+    #[track_caller]
+    pub fn json_and_code(&self, args: &[&str]) -> (Value, i32) {
+        let out = self.cmd().args(args).output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("not json ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+        (v, out.status.code().unwrap_or(-1))
     }
 
     /// `lint --format json`, parsed; also returns the exit code.
     pub fn lint_json(&self) -> (Value, i32) {
-        let out = self
-            .cmd()
-            .args(["lint", "--format", "json"])
-            .output()
-            .unwrap();
-        let v: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("not json ({e}): {}", String::from_utf8_lossy(&out.stdout)));
-        (v, out.status.code().unwrap_or(-1))
+        self.json_and_code(&["lint", "--format", "json"])
     }
 
     /// The diagnostics with this code as (file, line, id).
@@ -124,5 +164,15 @@ pub fn codes_in(v: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The errors and warnings of a diagnostics document (`lint`/`verify --format json`).
+pub fn loud_in(v: &Value) -> Vec<&Value> {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["level"] != "note")
         .collect()
 }

@@ -1,0 +1,60 @@
+//! Arbitrary bytes as a check file: decoding, frontmatter splitting and typing, the body's
+//! outline, and the lint passes over a catalogue holding that one check. Also fed to the
+//! catalogue.yaml and manifest parsers, which read the same kind of text.
+#![no_main]
+
+use auditbook::graph::Graph;
+use auditbook::load::markdown::IdRules;
+use auditbook::load::{check, config, id_regex, manifest, text};
+use auditbook::model::{Catalogue, Mode};
+use libfuzzer_sys::fuzz_target;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+const CONFIG: &str = include_str!("../../tests/fixtures/clean/catalogue.yaml");
+
+fuzz_target!(|data: &[u8]| {
+    let (cfg, _) = config::parse(CONFIG);
+    let id_re = id_regex(&cfg);
+    let Ok(t) = text::decode("checks/FID-009.md", data.to_vec()) else {
+        return;
+    };
+    let _ = config::parse(&t.text);
+    let _ = manifest::parse("checks/MANIFEST.txt", &t.text, &id_re);
+
+    let severities = cfg.severities();
+    let baselines = cfg.baselines();
+    let vocab = check::Vocab {
+        severities: &severities,
+        baselines: &baselines,
+        extra_fields: &cfg.extra_fields,
+    };
+    let Ok(mut c) = check::load("checks/FID-009.md", &t.text, &vocab) else {
+        return;
+    };
+    let categories: Vec<String> = cfg.categories.iter().map(|c| c.prefix.clone()).collect();
+    let ids = IdRules {
+        id_pattern: &id_re,
+        categories: &categories,
+        checks_dir: "checks",
+    };
+    check::attach_body(&mut c, &ids);
+    let mut sources = BTreeMap::new();
+    sources.insert(c.file.clone(), t.text.clone());
+    let mut cat = Catalogue {
+        root: PathBuf::from("."),
+        mode: Mode::Declared,
+        config: cfg,
+        categories,
+        checks: vec![c],
+        broken: Vec::new(),
+        manifest: None,
+        rules: Vec::new(),
+        documents: Vec::new(),
+        sources,
+        by_id: BTreeMap::new(),
+    };
+    cat.index();
+    let graph = Graph::build(&cat);
+    let _ = auditbook::lint::run(&cat, &graph);
+});

@@ -1,0 +1,211 @@
+//! The shipped catalogue holds exactly the reference numbers: a check dropped or reclassified
+//! fails here. The expected figures are written out below on purpose (from the catalogue's
+//! v2.3.0 reference), not computed from the catalogue under test.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn auditbook(args: &[&str]) -> (Value, i32) {
+    let out = Command::cargo_bin("auditbook")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["-C", "catalogue"])
+        .args(args)
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (v, out.status.code().unwrap_or(-1))
+}
+
+fn counts(v: &Value, key: &str) -> BTreeMap<String, u64> {
+    v[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["value"].as_str().unwrap().to_string(),
+                c["count"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn map(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+#[test]
+fn counts_match_the_reference() {
+    let (v, code) = auditbook(&["stats", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["checks"], 120);
+    assert_eq!(v["categories"], 12);
+    assert_eq!(
+        counts(&v, "by_category"),
+        map(&[
+            ("ARCH", 22),
+            ("CH", 8),
+            ("DEP", 1),
+            ("DRIFT", 7),
+            ("FID", 7),
+            ("HITL", 6),
+            ("IDENT", 7),
+            ("OBS", 8),
+            ("OPS", 10),
+            ("SCALE", 10),
+            ("SDK", 6),
+            ("SEC", 28)
+        ])
+    );
+    assert_eq!(
+        counts(&v, "by_severity"),
+        map(&[("critical", 16), ("high", 62), ("medium", 41), ("low", 1)])
+    );
+    assert_eq!(
+        counts(&v, "by_adoption"),
+        map(&[("enforced", 95), ("advisory", 25)])
+    );
+    assert_eq!(
+        counts(&v, "by_baseline"),
+        map(&[("2025-11-25", 5), ("2026-07-28", 11), ("both", 104)])
+    );
+}
+
+#[test]
+fn drift_007_is_retired_into_fid_006_and_burned() {
+    let (v, code) = auditbook(&["show", "DRIFT-007", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["retired"]["retired"], "2026-08-07");
+    assert_eq!(v["successor"], "FID-006");
+    let (list, _) = auditbook(&[
+        "list",
+        "--where",
+        "category == \"DRIFT\"",
+        "--format",
+        "json",
+    ]);
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "DRIFT-001",
+            "DRIFT-002",
+            "DRIFT-003",
+            "DRIFT-004",
+            "DRIFT-005",
+            "DRIFT-006",
+            "DRIFT-008"
+        ]
+    );
+}
+
+#[test]
+fn lints_clean_with_warnings_denied() {
+    let (v, code) = auditbook(&["lint", "--deny", "warnings", "--format", "json"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["summary"]["errors"], 0);
+    assert_eq!(v["summary"]["warnings"], 0);
+}
+
+#[test]
+fn fourteen_rules_map_live_checks_and_every_fid_check_is_covered() {
+    let (v, code) = auditbook(&["table", "rules-table", "--format", "json"]);
+    assert_eq!(code, 0);
+    let rows = v["rows"].as_array().unwrap();
+    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let expected: Vec<String> = (1..=14).map(|n| format!("FIDELITY-{n}")).collect();
+    assert_eq!(ids, expected);
+    let mut covered = std::collections::BTreeSet::new();
+    for r in rows {
+        for c in r["checks"].as_array().unwrap() {
+            assert_eq!(
+                c["exists"], true,
+                "{} maps to a missing check: {c}",
+                r["id"]
+            );
+            covered.insert(c["id"].as_str().unwrap().to_string());
+        }
+        // Rule 12 is the one declared gap.
+        assert_eq!(r["gap"] == true, r["id"] == "FIDELITY-12", "{}", r["id"]);
+    }
+    for n in 1..=7 {
+        assert!(
+            covered.contains(&format!("FID-00{n}")),
+            "FID-00{n} is covered by a rule"
+        );
+    }
+    // The Markdown rendering exists and links every mapped check.
+    let out = Command::cargo_bin("auditbook")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["-C", "catalogue", "table", "rules-table"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| FIDELITY-")).count(),
+        14
+    );
+    assert!(md.contains("[FID-006](checks/FID-006.md) (high, advisory)"));
+}
+
+#[test]
+fn the_readme_main_command_audits_an_example_profile() {
+    let out = Command::cargo_bin("auditbook")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-C",
+            "catalogue",
+            "audit",
+            "examples/amtsblatt-readonly.profile.yaml",
+            "--results",
+            "examples/amtsblatt-readonly.results.yaml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.starts_with("# Audit report: amtsblatt-mcp"),
+        "{report}"
+    );
+    assert!(report.contains("**Verdict: production-ready**"));
+    // Every example profile is valid against the shipped schema.
+    for p in [
+        "amtsblatt-readonly",
+        "cloud-http-apikey",
+        "personal-data-writer",
+    ] {
+        let out = Command::cargo_bin("auditbook")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "-C",
+                "catalogue",
+                "profile",
+                "check",
+                &format!("examples/{p}.profile.yaml"),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{p}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
