@@ -64,7 +64,7 @@ impl CheckRecord {
                 .iter()
                 .map(|p| p.text.split_whitespace().collect::<Vec<_>>().join(" "))
                 .collect(),
-            body_digest: sha256(c.body.as_bytes()),
+            body_digest: sha256(c.body().as_bytes()),
         }
     }
 

@@ -60,11 +60,15 @@ impl Rng {
     }
 }
 
-/// The id of check `i` (0-based) in a catalogue of `n`: categories take turns, numbers grow.
+/// The id of check `i` (0-based): categories take turns, numbers grow. Three digits, as in
+/// real catalogues, more once a category passes 999 (see `ID_PATTERN`).
 pub fn id_of(i: usize) -> String {
     let (prefix, _) = CATEGORIES[i % CATEGORIES.len()];
     format!("{prefix}-{:03}", i / CATEGORIES.len() + 1)
 }
+
+/// Wide enough for a category with more than 999 checks.
+const ID_PATTERN: &str = r"'^[A-Z]{2,6}-\d{3,5}$'";
 
 const PROFILE_SCHEMA: &str = r#"profile:
   fields:
@@ -97,7 +101,10 @@ pub fn generate(dir: &Path, n: usize, body: Body) -> std::io::Result<()> {
     let live: Vec<usize> = (0..n).filter(|i| !retired.contains(i)).collect();
 
     let mut config = String::new();
-    let _ = writeln!(config, "name: generated\nversion: 1.0.0\ncategories:");
+    let _ = writeln!(
+        config,
+        "name: generated\nversion: 1.0.0\nid_pattern: {ID_PATTERN}\ncategories:"
+    );
     for (p, name) in CATEGORIES {
         let _ = writeln!(config, "  - {{prefix: {p}, name: {name}}}");
     }

@@ -124,8 +124,10 @@ pub struct Audit<'c> {
 }
 
 impl<'c> Audit<'c> {
+    /// The row of check `id`; rows follow the applicability entries, sorted by id.
     pub fn row(&self, id: &str) -> Option<&Row<'c>> {
-        self.rows.iter().find(|r| r.check.id == id)
+        let i = self.rows.partition_point(|r| r.check.id.as_str() < id);
+        self.rows.get(i).filter(|r| r.check.id == id)
     }
 
     pub fn applicable(&self) -> impl Iterator<Item = &Row<'c>> {

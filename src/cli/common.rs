@@ -133,7 +133,7 @@ pub fn visible(cli: &Cli, diags: &[Diagnostic]) -> Vec<Diagnostic> {
 pub fn human(
     cli: &Cli,
     diags: &[Diagnostic],
-    sources: &BTreeMap<String, String>,
+    sources: &BTreeMap<String, std::sync::Arc<str>>,
     prefix: &str,
 ) -> String {
     let shown = visible(cli, diags);

@@ -10,6 +10,7 @@ use crate::model::Catalogue;
 use crate::render::diagnostics;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A path as the user named it, with `/` separators.
 pub fn shown(p: &Path) -> String {
@@ -42,10 +43,10 @@ pub fn data(
 }
 
 /// Source texts by shown path, for diagnostics with source lines.
-pub fn sources(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+pub fn sources(files: &[(&str, &str)]) -> BTreeMap<String, Arc<str>> {
     files
         .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .map(|(k, v)| (k.to_string(), Arc::from(*v)))
         .collect()
 }
 
@@ -57,7 +58,7 @@ pub fn text_of(path: &Path) -> String {
 }
 
 /// Human diagnostics about input files on stderr (notes dropped under `-q`).
-pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &BTreeMap<String, String>) {
+pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &BTreeMap<String, Arc<str>>) {
     let shown = common::visible(cli, diags);
     if shown.is_empty() {
         return;

@@ -4,6 +4,7 @@
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{self, FindingKind};
 use crate::model::{Catalogue, Check};
+use rayon::prelude::*;
 
 pub fn code_for(kind: &FindingKind) -> &'static Code {
     match kind {
@@ -36,34 +37,43 @@ fn origin(cat: &Catalogue, c: &Check) -> (usize, usize) {
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let schema = cat.config.profile_schema();
+    // Typing and constant analysis are independent per check: spread them over the cores.
+    // `collect` keeps check order, and the caller sorts, so scheduling never shows.
+    let per_check: Vec<Vec<Diagnostic>> = cat
+        .checks
+        .par_iter()
+        .map(|c| check_one(cat, c, schema.as_ref()))
+        .collect();
+    per_check.into_iter().flatten().collect()
+}
+
+fn check_one(cat: &Catalogue, c: &Check, schema: Option<&dsl::Schema>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for c in &cat.checks {
-        let src = c.applies_when.as_str();
-        let (line, col) = origin(cat, c);
-        let at = |code: &'static Code, span: dsl::Span, message: String, help: Option<String>| {
-            let width = src
-                .get(span.start..span.end.max(span.start))
-                .map(|s| s.chars().count())
-                .unwrap_or(1);
-            Diagnostic::new(code, message)
-                .file(c.file.clone())
-                .at(line, col + span.column(src) - 1)
-                .width(width)
-                .id(c.id.clone())
-                .help(help.unwrap_or_else(|| code.help.to_string()))
-        };
-        match dsl::parse(src) {
-            Err(e) => out.push(at(
-                &codes::EXPR_PARSE,
-                e.span,
-                format!("applies_when does not parse: {}", e.message),
-                e.help.clone(),
-            )),
-            Ok(expr) => {
-                if let Some(schema) = &schema {
-                    for f in dsl::check(&expr, schema) {
-                        out.push(at(code_for(&f.kind), f.span, f.message, f.help));
-                    }
+    let src = c.applies_when.as_str();
+    let (line, col) = origin(cat, c);
+    let at = |code: &'static Code, span: dsl::Span, message: String, help: Option<String>| {
+        let width = src
+            .get(span.start..span.end.max(span.start))
+            .map(|s| s.chars().count())
+            .unwrap_or(1);
+        Diagnostic::new(code, message)
+            .file(c.file.clone())
+            .at(line, col + span.column(src) - 1)
+            .width(width)
+            .id(c.id.clone())
+            .help(help.unwrap_or_else(|| code.help.to_string()))
+    };
+    match dsl::parse(src) {
+        Err(e) => out.push(at(
+            &codes::EXPR_PARSE,
+            e.span,
+            format!("applies_when does not parse: {}", e.message),
+            e.help.clone(),
+        )),
+        Ok(expr) => {
+            if let Some(schema) = schema {
+                for f in dsl::check(&expr, schema) {
+                    out.push(at(code_for(&f.kind), f.span, f.message, f.help));
                 }
             }
         }

@@ -29,7 +29,11 @@ pub struct Vocab<'a> {
 
 /// Type a check file's frontmatter. The body is kept as text; `attach_body` reads it once the
 /// categories are known (in compatibility mode they come from all the checks' frontmatter).
-pub fn load(file: &str, text: &str, vocab: &Vocab<'_>) -> Result<Check, Vec<Diagnostic>> {
+pub fn load(
+    file: &str,
+    text: &std::sync::Arc<str>,
+    vocab: &Vocab<'_>,
+) -> Result<Check, Vec<Diagnostic>> {
     let stem = std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
@@ -51,6 +55,8 @@ pub fn load(file: &str, text: &str, vocab: &Vocab<'_>) -> Result<Check, Vec<Diag
     };
     let mut check = type_fields(&split, fields, vocab).map_err(with_file(id))?;
     check.file = file.to_string();
+    check.body_start = text.len() - split.body.len();
+    check.source = std::sync::Arc::clone(text);
     Ok(check)
 }
 
@@ -230,7 +236,19 @@ fn type_fields(
     fields: Fields,
     vocab: &Vocab<'_>,
 ) -> Result<Check, Vec<Diagnostic>> {
-    let lines = fields.lines.clone();
+    let lines: Vec<(std::borrow::Cow<'static, str>, u32)> = fields
+        .lines
+        .iter()
+        .map(|(k, l)| {
+            let key = REQUIRED
+                .iter()
+                .chain(OPTIONAL)
+                .find(|known| **known == k.as_str())
+                .map(|known| std::borrow::Cow::Borrowed(*known))
+                .unwrap_or_else(|| std::borrow::Cow::Owned(k.clone()));
+            (key, u32::try_from(*l).unwrap_or(u32::MAX))
+        })
+        .collect();
     let mut r = Reader {
         split,
         fields,
@@ -388,7 +406,8 @@ fn type_fields(
             sections: Vec::new(),
             pass_criteria: Vec::new(),
             references: Vec::new(),
-            body: split.body.to_string(),
+            source: std::sync::Arc::from(""),
+            body_start: 0,
         }),
         // Every `None` above pushed an error, so this arm is unreachable in practice; it still
         // answers with a diagnostic rather than a panic.
@@ -402,7 +421,7 @@ fn type_fields(
 
 /// Read the body: level-2 sections, the pass criteria, and references to other checks.
 pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
-    let body = check.body.as_str();
+    let body = check.body();
     let outline = markdown::outline(body, check.body_line, ids, Some(&check.id));
     let level2: Vec<usize> = (0..outline.headings.len())
         .filter(|&i| outline.headings.get(i).is_some_and(|h| h.level == 2))

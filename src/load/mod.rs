@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The engine could not do its job at all (exit code 2).
 #[derive(Debug)]
@@ -70,7 +71,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
                 diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
                 let (c, d) = config::parse(&t.text);
                 diags.extend(d);
-                sources.insert(config::FILE_NAME.to_string(), t.text);
+                sources.insert(config::FILE_NAME.to_string(), Arc::from(t.text));
                 (Mode::Declared, c)
             }
             Err(d) => {
@@ -117,10 +118,11 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
         .par_iter()
         .map(|path| load_check_file(root, path, &id_re, &vocab))
         .collect();
+    checks.reserve_exact(per_file.iter().filter(|o| o.check.is_some()).count());
     for outcome in per_file {
         diags.extend(outcome.diagnostics);
         if let Some(c) = outcome.check {
-            checks.push(c);
+            checks.push(*c);
         }
         if let Some(b) = outcome.broken {
             broken.push(b);
@@ -139,7 +141,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
                 let (m, d) = manifest::parse(&shown, &t.text, &id_re);
                 diags.extend(d);
                 manifest = Some(m);
-                sources.insert(shown, t.text);
+                sources.insert(shown, Arc::from(t.text));
             }
             Err(d) => diags.push(d),
         }
@@ -185,7 +187,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
         match docs::load(root, &path, &ids) {
             Ok((d, notes)) => {
                 diags.extend(notes);
-                sources.insert(d.path.clone(), d.text.clone());
+                sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
                 documents.push(d);
             }
             Err(d) => diags.push(d),
@@ -215,7 +217,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
                                     Err(d) => diags.extend(d),
                                 }
                             }
-                            sources.insert(shown, t.text);
+                            sources.insert(shown, Arc::from(t.text));
                         }
                         Err(d) => diags.push(d),
                     }
@@ -279,9 +281,11 @@ fn list_markdown(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// What loading one check file produced.
 struct FileOutcome {
-    check: Option<crate::model::Check>,
+    // Boxed so the per-file results stay small while they and the final `checks` vector are
+    // alive together (at 100,000 checks the unboxed pair doubled the peak memory).
+    check: Option<Box<crate::model::Check>>,
     broken: Option<BrokenCheck>,
-    source: Option<(String, String)>,
+    source: Option<(String, Arc<str>)>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -317,8 +321,9 @@ fn load_check_file(
     }
     out.diagnostics
         .extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
-    match check::load(&shown, &t.text, vocab) {
-        Ok(c) => out.check = Some(c),
+    let text: Arc<str> = Arc::from(t.text);
+    match check::load(&shown, &text, vocab) {
+        Ok(c) => out.check = Some(Box::new(c)),
         Err(d) => {
             out.diagnostics.extend(d);
             out.broken = Some(BrokenCheck {
@@ -327,6 +332,6 @@ fn load_check_file(
             });
         }
     }
-    out.source = Some((shown, t.text));
+    out.source = Some((shown, text));
     out
 }

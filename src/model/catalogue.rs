@@ -51,7 +51,8 @@ pub struct Catalogue {
     /// Documents read for `docs` and rule tables, sorted by path.
     pub documents: Vec<super::Document>,
     /// Text of every file read, by root-relative path, for rendering diagnostics with source.
-    pub sources: BTreeMap<String, String>,
+    /// Shared with the checks (`Check::source`): each file's text is held once.
+    pub sources: BTreeMap<String, std::sync::Arc<str>>,
     /// Position in `checks` of each id's first file; built by `index()`.
     pub by_id: BTreeMap<String, usize>,
 }

@@ -70,28 +70,42 @@ pub struct Check {
     pub spec_baseline_alias: Option<String>,
     /// Path relative to the catalogue root, `/`-separated.
     pub file: String,
-    /// 1-based line of each frontmatter key.
-    pub field_lines: BTreeMap<String, usize>,
+    /// 1-based line of each frontmatter key (the format's own keys are not allocated: a large
+    /// catalogue holds one of these per check).
+    pub field_lines: Vec<(std::borrow::Cow<'static, str>, u32)>,
     pub body_line: usize,
     pub sections: Vec<Section>,
     pub pass_criteria: Vec<Criterion>,
     pub references: Vec<Reference>,
-    /// The Markdown body after the frontmatter.
-    pub body: String,
+    /// The whole file's text (shared with `Catalogue::sources`, so it is held once).
+    #[serde(skip)]
+    pub source: std::sync::Arc<str>,
+    /// Where the Markdown body (after the frontmatter) starts in `source`.
+    #[serde(skip)]
+    pub body_start: usize,
 }
 
 impl Check {
     /// Line of a frontmatter field, falling back to the frontmatter's first line.
     pub fn field_line(&self, field: &str) -> usize {
-        self.field_lines.get(field).copied().unwrap_or(2)
+        self.field_lines
+            .iter()
+            .find(|(k, _)| k == field)
+            .map(|(_, l)| *l as usize)
+            .unwrap_or(2)
     }
 
     pub fn section(&self, title: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.title == title)
     }
 
+    /// The Markdown body after the frontmatter.
+    pub fn body(&self) -> &str {
+        self.source.get(self.body_start..).unwrap_or("")
+    }
+
     /// The text of a level-2 section (without its heading), if present.
     pub fn section_text(&self, title: &str) -> Option<&str> {
-        self.body.get(self.section(title)?.content.clone())
+        self.body().get(self.section(title)?.content.clone())
     }
 }

@@ -40,7 +40,7 @@ fn byte_width(text: &str, offset: usize, chars: usize) -> usize {
 /// Human output: each diagnostic with its source line and a caret, then a summary line.
 pub fn human(
     diags: &[Diagnostic],
-    sources: &BTreeMap<String, String>,
+    sources: &BTreeMap<String, std::sync::Arc<str>>,
     prefix: &str,
     color: bool,
 ) -> String {
@@ -52,14 +52,14 @@ pub fn human(
 /// Human output without the summary line.
 pub fn human_findings(
     diags: &[Diagnostic],
-    sources: &BTreeMap<String, String>,
+    sources: &BTreeMap<String, std::sync::Arc<str>>,
     prefix: &str,
     color: bool,
 ) -> String {
     let mut files = SimpleFiles::new();
     let mut ids = BTreeMap::new();
     for (name, text) in sources {
-        ids.insert(name.as_str(), files.add(join(prefix, name), text.as_str()));
+        ids.insert(name.as_str(), files.add(join(prefix, name), &**text));
     }
     let mut buf = if color {
         Buffer::ansi()

@@ -161,8 +161,8 @@ fn intro(c: &Check) -> String {
         .sections
         .first()
         .map(|s| s.content.start)
-        .unwrap_or(c.body.len());
-    let head = c.body.get(..end).unwrap_or("");
+        .unwrap_or(c.body().len());
+    let head = c.body().get(..end).unwrap_or("");
     let head = match (c.sections.is_empty(), head.rfind("##")) {
         (false, Some(i)) => head.get(..i).unwrap_or(""),
         _ => head,
@@ -179,7 +179,7 @@ fn check_page(cat: &Catalogue, graph: &Graph, c: &Check) -> Value {
         .sections
         .iter()
         .map(|s| {
-            let text = c.body.get(s.content.clone()).unwrap_or("");
+            let text = c.body().get(s.content.clone()).unwrap_or("");
             json!({
                 "title": s.title,
                 "anchor": slug(&s.title),

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::OnceLock;
 use tera::{Context, Tera, Value};
 
 /// Every embedded template, by name. A new template is added here and in `templates/`.
@@ -70,8 +71,48 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Templates are compiled per family, on first use: `verify` renders a few small tables and
+/// should not pay for parsing the site and report templates (it was most of its run time on
+/// the shipped catalogue).
 pub struct Templates {
-    tera: Tera,
+    sources: Vec<(String, String)>,
+    families: [OnceLock<Result<Tera, String>>; 3],
+}
+
+fn family(name: &str) -> usize {
+    if name.starts_with("site/") {
+        2
+    } else if name.starts_with("report") || name.starts_with("portfolio") {
+        1
+    } else {
+        0
+    }
+}
+
+/// `*.tera` files under `dir` (one level of subdirectories, e.g. `site/`), by relative name.
+fn overrides(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut found = Vec::new();
+    let mut dirs = vec![(dir.to_path_buf(), String::new())];
+    while let Some((d, prefix)) = dirs.pop() {
+        let entries = std::fs::read_dir(&d)
+            .map_err(|e| format!("cannot read templates directory `{}`: {e}", d.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if path.is_dir() && prefix.is_empty() {
+                dirs.push((path, format!("{name}/")));
+            } else if name.ends_with(".tera") {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read template `{}`: {e}", path.display()))?;
+                found.push((format!("{prefix}{name}"), text));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 impl Templates {
@@ -82,41 +123,45 @@ impl Templates {
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .collect();
         if let Some(dir) = dir {
-            let entries = std::fs::read_dir(dir)
-                .map_err(|e| format!("cannot read templates directory `{}`: {e}", dir.display()))?;
-            let mut names = Vec::new();
-            for entry in entries {
-                let path = entry.map_err(|e| e.to_string())?.path();
-                if path.extension().is_some_and(|e| e == "tera") {
-                    names.push(path);
-                }
-            }
-            names.sort();
-            for path in names {
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("cannot read template `{}`: {e}", path.display()))?;
+            for (name, text) in overrides(dir)? {
                 sources.retain(|(n, _)| *n != name);
                 sources.push((name, text));
             }
         }
-        let mut tera = Tera::default();
-        tera.autoescape_on(vec![".html.tera", ".html", ".xml.tera"]);
-        tera.register_filter("md_cell", md_cell);
-        tera.add_raw_templates(sources)
-            .map_err(|e| format!("template error: {}", chain(&e)))?;
-        Ok(Templates { tera })
+        Ok(Templates {
+            sources,
+            families: Default::default(),
+        })
+    }
+
+    fn tera(&self, name: &str) -> Result<&Tera, String> {
+        let f = family(name);
+        let built = self
+            .families
+            .get(f)
+            .ok_or("no such template family")?
+            .get_or_init(|| {
+                let mut tera = Tera::default();
+                tera.autoescape_on(vec![".html.tera", ".html", ".xml.tera"]);
+                tera.register_filter("md_cell", md_cell);
+                let members = self
+                    .sources
+                    .iter()
+                    .filter(|(n, _)| family(n) == f || n == "macros.tera")
+                    .map(|(n, t)| (n.as_str(), t.as_str()));
+                tera.add_raw_templates(members)
+                    .map_err(|e| format!("template error: {}", chain(&e)))?;
+                Ok(tera)
+            });
+        built.as_ref().map_err(Clone::clone)
     }
 
     pub fn has(&self, name: &str) -> bool {
-        self.tera.get_template_names().any(|n| n == name)
+        self.sources.iter().any(|(n, _)| n == name)
     }
 
     pub fn render(&self, name: &str, context: &Context) -> Result<String, String> {
-        self.tera
+        self.tera(name)?
             .render(name, context)
             .map_err(|e| format!("rendering `{name}` failed: {}", chain(&e)))
     }
