@@ -4,6 +4,7 @@
 
 use super::profile::Profile;
 use crate::dsl::{self, EvalError};
+use crate::model::config::BaselineConfig;
 use crate::model::{Catalogue, Check};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -142,11 +143,13 @@ impl Applicability {
 
 /// Decide every check of the catalogue for this profile.
 pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
+    // Read once, not per check: `baselines()` builds the effective configuration.
+    let b = cat.config.baselines();
     let entries = cat
         .checks_by_id()
         .into_iter()
         .map(|c| {
-            let (status, reason, reads) = decide(cat, c, profile);
+            let (status, reason, reads) = decide(&b, c, profile);
             Entry {
                 id: c.id.clone(),
                 status,
@@ -162,8 +165,7 @@ pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
     Applicability { entries }
 }
 
-fn decide(cat: &Catalogue, c: &Check, profile: &Profile) -> (Status, String, Vec<String>) {
-    let b = cat.config.baselines();
+fn decide(b: &BaselineConfig, c: &Check, profile: &Profile) -> (Status, String, Vec<String>) {
     if c.spec_baseline != b.universal {
         let field = b.profile_field.clone();
         match profile.values.get(&field) {
