@@ -1,8 +1,9 @@
 //! Every command that prints data prints the same bytes on every run and with any number of
 //! worker threads: loading runs in parallel, output order must never depend on scheduling.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+mod common;
+use common::tree;
+use std::path::PathBuf;
 use std::time::Duration;
 
 fn repo() -> PathBuf {
@@ -108,23 +109,6 @@ fn audits_and_schemas() {
     ] {
         assert_stable(args);
     }
-}
-
-fn tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
 }
 
 #[test]

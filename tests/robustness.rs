@@ -4,10 +4,8 @@
 
 mod common;
 
-use common::{findings_in, Fixture};
+use common::{findings_in, tree, Fixture};
 use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -191,25 +189,6 @@ fn a_document_over_the_size_limit_is_refused_with_a_diagnostic() {
 }
 
 // ---- nothing lost ----
-
-/// Every file under `root` with its bytes: equal before and after means nothing changed,
-/// no temporary file was left behind and nothing was removed.
-fn tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
-}
 
 /// Run the binary with a file-size limit (`ulimit -f`, in 512- or 1024-byte blocks) and
 /// SIGXFSZ ignored, so every write past the limit fails with an I/O error instead of

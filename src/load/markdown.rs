@@ -204,7 +204,17 @@ pub fn outline(
             Event::Start(Tag::Link { dest_url, .. }) => {
                 let target = rules.link_target(&dest_url);
                 if let Some(id) = &target {
-                    let (line, column) = lines.at(range.start);
+                    // Point at the id when the link text is the id (`[FID-003](…)`), so a caret
+                    // the id's width long underlines exactly it; else at the link.
+                    let names_id = text
+                        .get(range.start + 1..)
+                        .is_some_and(|t| t.starts_with(id.as_str()));
+                    let at = if names_id {
+                        range.start + 1
+                    } else {
+                        range.start
+                    };
+                    let (line, column) = lines.at(at);
                     push_ref(
                         &mut out,
                         &mut cell,

@@ -176,3 +176,22 @@ pub fn loud_in(v: &Value) -> Vec<&Value> {
         .filter(|d| d["level"] != "note")
         .collect()
 }
+
+/// Every file under `root` with its bytes, by relative path: equal before and after means
+/// nothing changed, no temporary file was left behind and nothing was removed.
+pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
