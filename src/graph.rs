@@ -200,18 +200,21 @@ impl Graph {
         self.index.get(n).copied()
     }
 
+    /// An edge resolved to its two nodes.
+    fn link<'g>(&'g self, e: petgraph::graph::EdgeReference<'g, Edge>) -> Option<Link<'g>> {
+        Some(Link {
+            from: self.graph.node_weight(e.source())?,
+            to: self.graph.node_weight(e.target())?,
+            edge: e.weight(),
+        })
+    }
+
     /// Every edge, sorted by (from, edge, to): the order all output uses.
     pub fn links(&self) -> Vec<Link<'_>> {
         let mut v: Vec<Link<'_>> = self
             .graph
             .edge_references()
-            .filter_map(|e| {
-                Some(Link {
-                    from: self.graph.node_weight(e.source())?,
-                    to: self.graph.node_weight(e.target())?,
-                    edge: e.weight(),
-                })
-            })
+            .filter_map(|e| self.link(e))
             .collect();
         v.sort();
         v
@@ -225,13 +228,7 @@ impl Graph {
         let mut v: Vec<Link<'_>> = self
             .graph
             .edges_directed(i, Direction::Incoming)
-            .filter_map(|e| {
-                Some(Link {
-                    from: self.graph.node_weight(e.source())?,
-                    to: self.graph.node_weight(e.target())?,
-                    edge: e.weight(),
-                })
-            })
+            .filter_map(|e| self.link(e))
             .collect();
         v.sort();
         v

@@ -156,7 +156,7 @@ fn judge(root: &Path) -> (Loaded, Vec<Diagnostic>) {
         &graph,
         templates(),
     ));
-    let _ = auditbook::claims::plan_sync(&loaded.catalogue, &graph, templates());
+    let _ = auditbook::claims::plan_sync(&loaded.catalogue, templates());
     let _ = auditbook::snapshot::fingerprints(&loaded.catalogue);
     (loaded, all)
 }

@@ -314,9 +314,8 @@ fn a_sync_plan_failing_on_a_rename_restores_what_it_wrote() {
         "docs: [skills/mcp-data-fidelity/SKILL.md, zz/big.md]",
     );
     let loaded = auditbook::load::load(f.root()).unwrap();
-    let graph = auditbook::graph::Graph::build(&loaded.catalogue);
     let templates = auditbook::render::templates::Templates::new(None).unwrap();
-    let plan = auditbook::claims::plan_sync(&loaded.catalogue, &graph, &templates)
+    let plan = auditbook::claims::plan_sync(&loaded.catalogue, &templates)
         .unwrap_or_else(|d| panic!("{d:?}"));
     assert_eq!(plan.changes.len(), 2);
     std::fs::remove_file(f.path("zz/big.md")).unwrap();

@@ -27,7 +27,7 @@ pub fn verify(cat: &Catalogue, graph: &Graph, templates: &Templates) -> Vec<Diag
     }
     let mut out = docs::check(cat, graph);
     out.extend(claims::check(cat));
-    let state = regions_of(cat, graph, templates);
+    let state = regions_of(cat, templates);
     out.extend(state.problems);
     for s in state.regions {
         if let Some(fresh) = s
@@ -71,7 +71,7 @@ struct Regions<'c> {
 }
 
 /// The regions of every document in `docs`, rendered.
-fn regions_of<'c>(cat: &'c Catalogue, graph: &Graph, templates: &Templates) -> Regions<'c> {
+fn regions_of<'c>(cat: &'c Catalogue, templates: &Templates) -> Regions<'c> {
     let mut out = Regions {
         regions: Vec::new(),
         problems: Vec::new(),
@@ -100,7 +100,7 @@ fn regions_of<'c>(cat: &'c Catalogue, graph: &Graph, templates: &Templates) -> R
             );
         }
         for region in parsed.regions {
-            let fresh = render(cat, graph, templates, &region).map_err(|(code, msg)| {
+            let fresh = render(cat, templates, &region).map_err(|(code, msg)| {
                 out.problems.push(
                     Diagnostic::new(code, format!("region `{}`: {msg}", region.label()))
                         .file(path.clone())
@@ -120,7 +120,6 @@ fn regions_of<'c>(cat: &'c Catalogue, graph: &Graph, templates: &Templates) -> R
 
 fn render(
     cat: &Catalogue,
-    graph: &Graph,
     templates: &Templates,
     region: &Region,
 ) -> Result<String, (&'static crate::diag::Code, String)> {
@@ -137,7 +136,7 @@ fn render(
         ));
     }
     let args: tables::Args = region.args.iter().cloned().collect();
-    let text = tables::render(templates, cat, graph, &region.name, &args, "md")
+    let text = tables::render(templates, cat, &region.name, &args, "md")
         .map_err(|e| (&codes::REGION_ARGUMENTS, e))?;
     Ok(regions::content_for(&text, false))
 }
@@ -153,12 +152,8 @@ pub struct SyncPlan {
 
 /// Plan the rewrite of every stale region. `Err`: marker or rendering problems (or a
 /// document changed on disk since it was read) — then nothing may be written.
-pub fn plan_sync(
-    cat: &Catalogue,
-    graph: &Graph,
-    templates: &Templates,
-) -> Result<SyncPlan, Vec<Diagnostic>> {
-    let state = regions_of(cat, graph, templates);
+pub fn plan_sync(cat: &Catalogue, templates: &Templates) -> Result<SyncPlan, Vec<Diagnostic>> {
+    let state = regions_of(cat, templates);
     if !state.problems.is_empty() {
         return Err(state.problems);
     }

@@ -208,21 +208,8 @@ fn parse_marker(body: &str) -> Result<Marker, String> {
     }
     match kind.as_str() {
         "begin" => {
-            let mut args: Vec<(String, String)> = Vec::new();
-            for t in tokens {
-                let (k, v) = t
-                    .split_once('=')
-                    .ok_or_else(|| format!("region argument `{t}` is not KEY=VALUE"))?;
-                let k = k.trim();
-                if k.is_empty() {
-                    return Err(format!("region argument `{t}` has no key"));
-                }
-                if args.iter().any(|(a, _)| a == k) {
-                    return Err(format!("region argument `{k}` is given twice"));
-                }
-                args.push((k.to_string(), v.to_string()));
-            }
-            Ok(Marker::Begin(name, args))
+            let args = crate::render::tables::parse_args(tokens)?;
+            Ok(Marker::Begin(name, args.into_iter().collect()))
         }
         "end" => match tokens.next() {
             None => Ok(Marker::End(name)),

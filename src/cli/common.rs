@@ -89,9 +89,12 @@ pub fn print(text: &str) -> Result<(), Failure> {
 pub fn warn_load_problems(cli: &Cli, loaded: &Loaded) {
     let s = Summary::of(&loaded.diagnostics);
     if s.errors > 0 && !cli.quiet {
+        // Not every loading error drops a file (a malformed manifest line does not), so say
+        // both numbers rather than one that can be wrong.
         eprintln!(
-            "auditbook: warning: {} file(s) could not be read or typed and are left out; run `auditbook lint` for details",
-            loaded.catalogue.broken.len().max(1)
+            "auditbook: warning: {} error(s) while loading; {} check file(s) left out; run `auditbook lint` for details",
+            s.errors,
+            loaded.catalogue.broken.len()
         );
     }
 }

@@ -8,9 +8,8 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json"])?;
     let loaded = common::load(cli)?;
     let cat = &loaded.catalogue;
-    let graph = crate::graph::Graph::build(cat);
     let templates = common::templates(cli)?;
-    let plan = match crate::claims::plan_sync(cat, &graph, &templates) {
+    let plan = match crate::claims::plan_sync(cat, &templates) {
         Ok(p) => p,
         Err(mut diags) => {
             crate::diag::normalise(&mut diags);

@@ -331,8 +331,8 @@ fn index_page(cat: &Catalogue) -> Value {
     })
 }
 
-fn rules_page(cat: &Catalogue, graph: &Graph) -> Result<Value, String> {
-    let data = tables::data(cat, graph, "rules-table", &tables::Args::new())?;
+fn rules_page(cat: &Catalogue) -> Result<Value, String> {
+    let data = tables::data(cat, "rules-table", &tables::Args::new())?;
     let mut rows = data["rows"].as_array().cloned().unwrap_or_default();
     for row in &mut rows {
         let id = row["id"].as_str().unwrap_or("").to_string();
@@ -373,7 +373,7 @@ pub fn pages(templates: &Templates, cat: &Catalogue, graph: &Graph) -> Result<Ve
         },
         Page {
             path: "rules.html".into(),
-            text: render(templates, "site/rules.html.tera", rules_page(cat, graph)?)?,
+            text: render(templates, "site/rules.html.tera", rules_page(cat)?)?,
         },
     ];
     for c in cat.checks_by_id() {

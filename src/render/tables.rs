@@ -4,7 +4,6 @@
 //! Any other name is a project template (`<name>.md.tera`) given the whole catalogue.
 
 use super::templates::Templates;
-use crate::graph::Graph;
 use crate::model::{Adoption, Catalogue, Check};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -22,6 +21,26 @@ pub const BUILT_IN: &[&str] = &[
 pub type Args = BTreeMap<String, String>;
 
 const KNOWN_ARGS: &[&str] = &["base", "category", "where"];
+
+/// `KEY=VALUE` arguments as the command line and region markers write them (the one parser
+/// of both). Unknown keys are reported when the table is rendered.
+pub fn parse_args<S: AsRef<str>>(tokens: impl IntoIterator<Item = S>) -> Result<Args, String> {
+    let mut args = Args::new();
+    for t in tokens {
+        let t = t.as_ref();
+        let (k, v) = t
+            .split_once('=')
+            .ok_or_else(|| format!("table argument `{t}` is not KEY=VALUE"))?;
+        let k = k.trim();
+        if k.is_empty() {
+            return Err(format!("table argument `{t}` has no key"));
+        }
+        if args.insert(k.to_string(), v.trim().to_string()).is_some() {
+            return Err(format!("table argument `{k}` is given twice"));
+        }
+    }
+    Ok(args)
+}
 
 fn selected<'c>(cat: &'c Catalogue, args: &Args) -> Result<Vec<&'c Check>, String> {
     for k in args.keys() {
@@ -68,7 +87,7 @@ fn check_row(c: &Check) -> Value {
 }
 
 /// The data behind a named table.
-pub fn data(cat: &Catalogue, graph: &Graph, name: &str, args: &Args) -> Result<Value, String> {
+pub fn data(cat: &Catalogue, name: &str, args: &Args) -> Result<Value, String> {
     let checks = selected(cat, args)?;
     let rows = match name {
         "rules-table" => {
@@ -143,7 +162,6 @@ pub fn data(cat: &Catalogue, graph: &Graph, name: &str, args: &Args) -> Result<V
         "check-index" => json!(checks.iter().map(|c| check_row(c)).collect::<Vec<_>>()),
         _ => json!(checks.iter().map(|c| check_row(c)).collect::<Vec<_>>()),
     };
-    let _ = graph;
     Ok(json!({
         "table": name,
         "catalogue": {"name": cat.name(), "version": cat.config.version},
@@ -158,7 +176,6 @@ pub fn data(cat: &Catalogue, graph: &Graph, name: &str, args: &Args) -> Result<V
 pub fn render(
     templates: &Templates,
     cat: &Catalogue,
-    graph: &Graph,
     name: &str,
     args: &Args,
     format: &str,
@@ -170,7 +187,7 @@ pub fn render(
             BUILT_IN.join(", ")
         ));
     }
-    let value = data(cat, graph, name, args)?;
+    let value = data(cat, name, args)?;
     if format == "json" {
         return Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n");
     }
