@@ -3,21 +3,25 @@
 //! computed here, from the edges, so no loader path can bypass it.
 
 use crate::model::{Catalogue, RefKind, Reference, RuleOrigin};
+use compact_str::CompactString;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "lowercase")]
+// Ids are stored inline (CompactString): the graph holds a node per check and the index a
+// second copy of each, which as heap strings was a large share of the memory of big catalogues.
 pub enum Node {
-    Check(String),
-    Rule(String),
-    Retired(String),
-    Document(String),
+    Check(CompactString),
+    Rule(CompactString),
+    Retired(CompactString),
+    Document(CompactString),
     /// A referenced id that is neither a check nor retired.
-    Missing(String),
+    Missing(CompactString),
 }
 
 impl Node {
@@ -64,123 +68,47 @@ impl EdgeKind {
     }
 }
 
-/// Where an edge was stated.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// Where an edge was stated. Kept small (the graph holds one per reference: several per check
+/// in a large catalogue): the file is an index into the graph's file table, and the link
+/// destination is not copied (`link_url` finds it in the model when a finding needs it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
     pub kind: EdgeKind,
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub url: Option<String>,
+    file: u32,
+    line: u32,
+    column: u32,
 }
 
 pub struct Graph {
-    pub graph: DiGraph<Node, Edge>,
-    /// Lookup only (never iterated into output), so a hash map is safe and faster.
-    index: HashMap<Node, NodeIndex>,
+    graph: DiGraph<Node, Edge>,
+    /// Every node index, sorted by node: lookups are binary searches (a hash map keyed by a
+    /// second copy of every id cost more memory than the nodes themselves).
+    order: Vec<NodeIndex>,
+    /// The files edges were stated in, by `Edge::file`.
+    files: Vec<Arc<str>>,
 }
 
-/// One edge, resolved to its two nodes, for queries and findings.
+/// One edge, resolved to its two nodes and its place, for queries and findings. Ordered by
+/// (from, to, kind, file, line, column): the order all output uses.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Link<'g> {
     pub from: &'g Node,
     pub to: &'g Node,
-    pub edge: &'g Edge,
+    pub kind: EdgeKind,
+    pub file: &'g str,
+    pub line: usize,
+    pub column: usize,
 }
 
-impl Graph {
-    pub fn build(cat: &Catalogue) -> Graph {
-        let mut g = Graph {
-            graph: DiGraph::new(),
-            index: HashMap::new(),
-        };
-        let retired_lines = retired_lines(cat);
-        let retired: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
-        let known = cat.known_ids();
-        for id in &known {
-            g.node(Node::Check(id.to_string()));
-        }
-        for r in &cat.config.retired {
-            // A retired number with a check file is a check (lint reports the reuse).
-            if !known.contains(r.id.as_str()) {
-                g.node(Node::Retired(r.id.clone()));
-            }
-        }
-        let target = |id: &str| {
-            if known.contains(id) {
-                Node::Check(id.to_string())
-            } else if retired.contains(id) {
-                Node::Retired(id.to_string())
-            } else {
-                Node::Missing(id.to_string())
-            }
-        };
-        for r in &cat.config.retired {
-            let from = if known.contains(r.id.as_str()) {
-                Node::Check(r.id.clone())
-            } else {
-                Node::Retired(r.id.clone())
-            };
-            for (kind, succ) in [
-                (EdgeKind::MergedInto, &r.merged_into),
-                (EdgeKind::ReplacedBy, &r.replaced_by),
-            ] {
-                if let Some(s) = succ {
-                    let edge = Edge {
-                        kind,
-                        file: crate::load::config::FILE_NAME.to_string(),
-                        line: retired_lines.get(r.id.as_str()).copied().unwrap_or(1),
-                        column: 1,
-                        url: None,
-                    };
-                    g.edge(from.clone(), target(s), edge);
-                }
-            }
-        }
-        for c in cat.checks_by_id() {
-            for r in &c.references {
-                g.edge(
-                    Node::Check(c.id.clone()),
-                    target(&r.target),
-                    reference_edge(&c.file, r),
-                );
-            }
-        }
-        for rule in &cat.rules {
-            let from = Node::Rule(rule.id.clone());
-            g.node(from.clone());
-            for m in &rule.mappings {
-                for (i, id) in m.checks.iter().enumerate() {
-                    let edge = Edge {
-                        kind: EdgeKind::Covers,
-                        file: m.origin.file().to_string(),
-                        line: m.lines.get(i).copied().unwrap_or_else(|| m.origin.line()),
-                        column: 1,
-                        url: None,
-                    };
-                    g.edge(from.clone(), target(id), edge);
-                }
-            }
-            let file = rule.mappings.iter().find_map(|m| match &m.origin {
-                RuleOrigin::File { file, .. } => Some(file.clone()),
-                RuleOrigin::Table { .. } => None,
-            });
-            if let Some(file) = file {
-                for r in &rule.references {
-                    g.edge(from.clone(), target(&r.target), reference_edge(&file, r));
-                }
-            }
-        }
-        for d in &cat.documents {
-            let from = Node::Document(d.path.clone());
-            g.node(from.clone());
-            for r in &d.outline.references {
-                g.edge(from.clone(), target(&r.target), reference_edge(&d.path, r));
-            }
-        }
-        g
-    }
+/// What `build` needs while adding nodes and edges; dropped when the graph is done.
+struct Builder<'c> {
+    graph: DiGraph<Node, Edge>,
+    index: HashMap<Node, NodeIndex>,
+    files: Vec<Arc<str>>,
+    file_index: HashMap<&'c str, u32>,
+}
 
+impl<'c> Builder<'c> {
     fn node(&mut self, n: Node) -> NodeIndex {
         if let Some(i) = self.index.get(&n) {
             return *i;
@@ -190,31 +118,178 @@ impl Graph {
         i
     }
 
-    fn edge(&mut self, from: Node, to: Node, e: Edge) {
+    fn file(&mut self, file: &'c str) -> u32 {
+        if let Some(i) = self.file_index.get(file) {
+            return *i;
+        }
+        let i = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
+        self.files.push(Arc::from(file));
+        self.file_index.insert(file, i);
+        i
+    }
+
+    fn edge(&mut self, from: Node, to: Node, kind: EdgeKind, file: &'c str, at: (usize, usize)) {
         let a = self.node(from);
         let b = self.node(to);
-        self.graph.add_edge(a, b, e);
+        let file = self.file(file);
+        let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        let edge = Edge {
+            kind,
+            file,
+            line: narrow(at.0),
+            column: narrow(at.1),
+        };
+        self.graph.add_edge(a, b, edge);
+    }
+}
+
+fn edge_kind(r: &Reference) -> EdgeKind {
+    match r.kind {
+        RefKind::Link => EdgeKind::Links,
+        RefKind::Mention => EdgeKind::Mentions,
+    }
+}
+
+impl Graph {
+    pub fn build(cat: &Catalogue) -> Graph {
+        let known = cat.known_ids();
+        let references: usize = cat.checks.iter().map(|c| c.references.len()).sum();
+        let mut g = Builder {
+            graph: DiGraph::with_capacity(known.len() + cat.rules.len(), references),
+            index: HashMap::with_capacity(known.len() + cat.rules.len()),
+            files: Vec::new(),
+            file_index: HashMap::new(),
+        };
+        let retired_lines = retired_lines(cat);
+        let retired: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
+        for id in &known {
+            g.node(Node::Check((*id).into()));
+        }
+        for r in &cat.config.retired {
+            // A retired number with a check file is a check (lint reports the reuse).
+            if !known.contains(r.id.as_str()) {
+                g.node(Node::Retired(r.id.as_str().into()));
+            }
+        }
+        let target = |id: &str| {
+            if known.contains(id) {
+                Node::Check(id.into())
+            } else if retired.contains(id) {
+                Node::Retired(id.into())
+            } else {
+                Node::Missing(id.into())
+            }
+        };
+        for r in &cat.config.retired {
+            let from = if known.contains(r.id.as_str()) {
+                Node::Check(r.id.as_str().into())
+            } else {
+                Node::Retired(r.id.as_str().into())
+            };
+            let line = retired_lines.get(r.id.as_str()).copied().unwrap_or(1);
+            for (kind, succ) in [
+                (EdgeKind::MergedInto, &r.merged_into),
+                (EdgeKind::ReplacedBy, &r.replaced_by),
+            ] {
+                if let Some(s) = succ {
+                    let config = crate::load::config::FILE_NAME;
+                    g.edge(from.clone(), target(s), kind, config, (line, 1));
+                }
+            }
+        }
+        for c in cat.checks_by_id() {
+            for r in &c.references {
+                let from = Node::Check(c.id.clone());
+                g.edge(
+                    from,
+                    target(&r.target),
+                    edge_kind(r),
+                    &c.file,
+                    (r.line, r.column),
+                );
+            }
+        }
+        for rule in &cat.rules {
+            let from = Node::Rule(rule.id.as_str().into());
+            g.node(from.clone());
+            for m in &rule.mappings {
+                for (i, id) in m.checks.iter().enumerate() {
+                    let line = m.lines.get(i).copied().unwrap_or_else(|| m.origin.line());
+                    let (kind, file) = (EdgeKind::Covers, m.origin.file());
+                    g.edge(from.clone(), target(id), kind, file, (line, 1));
+                }
+            }
+            let file = rule.mappings.iter().find_map(|m| match &m.origin {
+                RuleOrigin::File { file, .. } => Some(file.as_str()),
+                RuleOrigin::Table { .. } => None,
+            });
+            if let Some(file) = file {
+                for r in &rule.references {
+                    let at = (r.line, r.column);
+                    g.edge(from.clone(), target(&r.target), edge_kind(r), file, at);
+                }
+            }
+        }
+        for d in &cat.documents {
+            let from = Node::Document(d.path.as_str().into());
+            g.node(from.clone());
+            for r in &d.outline.references {
+                let at = (r.line, r.column);
+                g.edge(from.clone(), target(&r.target), edge_kind(r), &d.path, at);
+            }
+        }
+        let Builder { graph, files, .. } = g;
+        let mut order: Vec<NodeIndex> = graph.node_indices().collect();
+        order.sort_by(|a, b| graph.node_weight(*a).cmp(&graph.node_weight(*b)));
+        Graph {
+            graph,
+            order,
+            files,
+        }
     }
 
     pub fn find(&self, n: &Node) -> Option<NodeIndex> {
-        self.index.get(n).copied()
+        let at = self
+            .order
+            .binary_search_by(|i| match self.graph.node_weight(*i) {
+                Some(w) => w.cmp(n),
+                None => std::cmp::Ordering::Less,
+            })
+            .ok()?;
+        self.order.get(at).copied()
+    }
+
+    /// Every node, in node order.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.order.iter().filter_map(|i| self.graph.node_weight(*i))
     }
 
     /// An edge resolved to its two nodes.
     fn link<'g>(&'g self, e: petgraph::graph::EdgeReference<'g, Edge>) -> Option<Link<'g>> {
+        let w = e.weight();
         Some(Link {
             from: self.graph.node_weight(e.source())?,
             to: self.graph.node_weight(e.target())?,
-            edge: e.weight(),
+            kind: w.kind,
+            file: self.files.get(w.file as usize).map(|f| &**f).unwrap_or(""),
+            line: w.line as usize,
+            column: w.column as usize,
         })
     }
 
-    /// Every edge, sorted by (from, edge, to): the order all output uses.
+    /// Every edge, sorted (see `Link`).
     pub fn links(&self) -> Vec<Link<'_>> {
+        self.links_where(|_| true)
+    }
+
+    /// The edges `keep` accepts, sorted (see `Link`). Filtering before collecting keeps a
+    /// large catalogue from sorting every edge to report a handful.
+    pub fn links_where(&self, keep: impl Fn(&Link<'_>) -> bool) -> Vec<Link<'_>> {
         let mut v: Vec<Link<'_>> = self
             .graph
             .edge_references()
             .filter_map(|e| self.link(e))
+            .filter(|l| keep(l))
             .collect();
         v.sort();
         v
@@ -237,9 +312,9 @@ impl Graph {
     /// The rules that cover check `id`, sorted.
     pub fn covering_rules(&self, id: &str) -> Vec<&str> {
         let mut v: Vec<&str> = self
-            .incoming(&Node::Check(id.to_string()))
+            .incoming(&Node::Check(id.into()))
             .into_iter()
-            .filter(|l| l.edge.kind == EdgeKind::Covers)
+            .filter(|l| l.kind == EdgeKind::Covers)
             .map(|l| l.from.key())
             .collect();
         v.sort_by_key(|id| crate::model::rule::natural_key(id));
@@ -250,7 +325,7 @@ impl Graph {
     /// Follow merged_into/replaced_by from a retired id to a live check.
     pub fn successor(&self, id: &str) -> Successor {
         let mut seen = BTreeSet::new();
-        let mut cur = Node::Retired(id.to_string());
+        let mut cur = Node::Retired(id.into());
         loop {
             if !seen.insert(cur.clone()) {
                 return Successor::Cycle(seen.into_iter().map(|n| n.key().to_string()).collect());
@@ -266,8 +341,8 @@ impl Graph {
                 .min();
             match next {
                 None => return Successor::None,
-                Some(Node::Check(c)) => return Successor::Live(c.clone()),
-                Some(Node::Missing(m)) => return Successor::Dangling(m.clone()),
+                Some(Node::Check(c)) => return Successor::Live(c.to_string()),
+                Some(Node::Missing(m)) => return Successor::Dangling(m.to_string()),
                 Some(n) => cur = n.clone(),
             }
         }
@@ -305,19 +380,6 @@ pub enum Successor {
     Dangling(String),
     Cycle(Vec<String>),
     None,
-}
-
-fn reference_edge(file: &str, r: &Reference) -> Edge {
-    Edge {
-        kind: match r.kind {
-            RefKind::Link => EdgeKind::Links,
-            RefKind::Mention => EdgeKind::Mentions,
-        },
-        file: file.to_string(),
-        line: r.line,
-        column: r.column,
-        url: r.url.clone(),
-    }
 }
 
 /// The line of each retired entry's `id:` in catalogue.yaml, found in one pass (a search

@@ -51,12 +51,12 @@ pub struct CheckRecord {
 impl CheckRecord {
     pub fn of(c: &crate::model::Check) -> Self {
         CheckRecord {
-            id: c.id.clone(),
+            id: c.id.to_string(),
             title: c.title.clone(),
-            category: c.category.clone(),
-            severity: c.severity.clone(),
+            category: c.category.to_string(),
+            severity: c.severity.to_string(),
             applies_when: canonical_expression(&c.applies_when),
-            spec_baseline: c.spec_baseline.clone(),
+            spec_baseline: c.spec_baseline.to_string(),
             adoption: c.adoption.as_str().to_string(),
             evidence_required: c.evidence_required,
             pass_criteria: c

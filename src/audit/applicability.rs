@@ -151,11 +151,11 @@ pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
         .map(|c| {
             let (status, reason, reads) = decide(&b, c, profile);
             Entry {
-                id: c.id.clone(),
+                id: c.id.to_string(),
                 status,
                 reason,
-                category: c.category.clone(),
-                severity: c.severity.clone(),
+                category: c.category.to_string(),
+                severity: c.severity.to_string(),
                 adoption: c.adoption.as_str(),
                 title: c.title.clone(),
                 reads,

@@ -312,7 +312,7 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
             .map(|prefix| {
                 run.audit
                     .applicable()
-                    .filter(|r| &r.check.category == prefix)
+                    .filter(|r| r.check.category == prefix)
                     .count()
             })
             .collect();
@@ -323,7 +323,7 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
                     .audit
                     .findings
                     .iter()
-                    .filter(|id| cat.check(id).is_some_and(|c| &c.severity == sev))
+                    .filter(|id| cat.check(id).is_some_and(|c| c.severity == sev))
                     .count();
                 (sev.clone(), Json::from(n))
             })

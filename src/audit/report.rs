@@ -259,7 +259,7 @@ pub struct Options {
 fn link(c: &Check, o: &Options) -> String {
     match &o.check_url_base {
         Some(base) => format!("{}/{}", base.trim_end_matches('/'), c.file),
-        None if o.link_prefix.is_empty() || o.link_prefix == "." => c.file.clone(),
+        None if o.link_prefix.is_empty() || o.link_prefix == "." => c.file.to_string(),
         None => format!("{}/{}", o.link_prefix.trim_end_matches('/'), c.file),
     }
 }
@@ -327,23 +327,26 @@ fn status_str(r: &Row) -> &'static str {
 fn finding_row(r: &Row, audit: &Audit, o: &Options) -> FindingRow {
     let c = r.check;
     FindingRow {
-        id: c.id.clone(),
+        id: c.id.to_string(),
         title: c.title.clone(),
-        category: c.category.clone(),
-        severity: c.severity.clone(),
+        category: c.category.to_string(),
+        severity: c.severity.to_string(),
         adoption: c.adoption.as_str(),
         status: status_str(r),
-        blocking: audit.blocking.contains(&c.id),
-        would_have_blocked: audit.would_have_blocked.contains(&c.id),
+        blocking: audit.blocking.iter().any(|b| b.as_str() == c.id.as_str()),
+        would_have_blocked: audit
+            .would_have_blocked
+            .iter()
+            .any(|b| b.as_str() == c.id.as_str()),
         sources: sources(c, o),
     }
 }
 
 fn item(row: &Row, note: String, o: &Options) -> Item {
     Item {
-        id: row.check.id.clone(),
+        id: row.check.id.to_string(),
         title: row.check.title.clone(),
-        severity: row.check.severity.clone(),
+        severity: row.check.severity.to_string(),
         adoption: row.check.adoption.as_str(),
         note,
         link: link(row.check, o),
@@ -415,9 +418,9 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             let (effort, effort_from) = effort(r);
             Step {
                 rank: 0,
-                id: c.id.clone(),
+                id: c.id.to_string(),
                 title: c.title.clone(),
-                severity: c.severity.clone(),
+                severity: c.severity.to_string(),
                 adoption: c.adoption.as_str(),
                 status: status_str(r),
                 effort,
@@ -669,7 +672,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         .rows
         .iter()
         .map(|r| CheckLine {
-            id: r.check.id.clone(),
+            id: r.check.id.to_string(),
             applicability: r.gate,
             status: r.status,
         })
@@ -833,16 +836,16 @@ fn compare(
     let bad = |s: Option<&str>| matches!(s, Some("fail" | "partial"));
     for r in &audit.rows {
         let now = r.status.map(|s| s.as_str().to_string());
-        let was = then.get(&r.check.id).cloned().flatten();
+        let was = then.get(r.check.id.as_str()).cloned().flatten();
         if was != now {
             if bad(now.as_deref()) && !bad(was.as_deref()) {
-                c.worse.push(r.check.id.clone());
+                c.worse.push(r.check.id.to_string());
             }
             if bad(was.as_deref()) && now.as_deref() == Some("pass") {
-                c.fixed.push(r.check.id.clone());
+                c.fixed.push(r.check.id.to_string());
             }
             c.changes.push(StatusChange {
-                id: r.check.id.clone(),
+                id: r.check.id.to_string(),
                 then: was,
                 now,
             });

@@ -174,9 +174,9 @@ pub fn score(cat: &Catalogue, audit: &Audit) -> Score {
             Status::Partial => true,
             other => {
                 unscored.push(Unscored {
-                    id: c.id.clone(),
+                    id: c.id.to_string(),
                     status: other.as_str(),
-                    severity: c.severity.clone(),
+                    severity: c.severity.to_string(),
                 });
                 continue;
             }
@@ -199,9 +199,9 @@ pub fn score(cat: &Catalogue, audit: &Audit) -> Score {
             basis.push_str(&format!(" × {} (advisory)", cfg.advisory_fraction));
         }
         deductions.push(Deduction {
-            id: c.id.clone(),
+            id: c.id.to_string(),
             title: c.title.clone(),
-            severity: c.severity.clone(),
+            severity: c.severity.to_string(),
             adoption: c.adoption.as_str(),
             status: status.as_str(),
             points: Points::from_f64(weight * factor),

@@ -182,13 +182,14 @@ pub fn assess<'c>(
         let mut v: Vec<String> = rows
             .iter()
             .filter(|r| f(r))
-            .map(|r| r.check.id.clone())
+            .map(|r| r.check.id.to_string())
             .collect();
         v.sort_by_key(|id| rank(id));
         v
     };
     let is = |r: &Row, s: Status| r.applies() && r.status == Some(s);
-    let blocks = |r: &Row| is(r, Status::Fail) && blocking_sev.contains(&r.check.severity);
+    let blocks =
+        |r: &Row| is(r, Status::Fail) && blocking_sev.iter().any(|s| *s == r.check.severity);
     let counted = |r: &Row| r.applies() && r.status.is_some_and(|s| policy.counts(s));
     let blocking = ids(&|r| blocks(r) && r.check.adoption == Adoption::Enforced);
     let findings = ids(&|r| counted(r) && r.check.adoption == Adoption::Enforced);

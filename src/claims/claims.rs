@@ -403,7 +403,7 @@ fn extract(cat: &Catalogue, set: Set, written: &str) -> BTreeMap<String, usize> 
         };
         for r in markdown::outline(written, 1, &rules, None).references {
             let off = written.find(r.target.as_str()).unwrap_or(0);
-            found.entry(r.target).or_insert(off);
+            found.entry(r.target.to_string()).or_insert(off);
         }
         return found;
     }

@@ -155,8 +155,8 @@ impl Scope {
             .filter(|r| lines.contains(&r.line))
         {
             match r.kind {
-                RefKind::Link => s.linked.insert(r.target.clone()),
-                RefKind::Mention => s.mentioned.insert(r.target.clone()),
+                RefKind::Link => s.linked.insert(r.target.to_string()),
+                RefKind::Mention => s.mentioned.insert(r.target.to_string()),
             };
         }
         s
@@ -184,7 +184,7 @@ pub fn eval(cat: &Catalogue, q: &Query, scope: &Scope) -> Result<Answer, String>
     };
     let keep_check = |id: &str| selected_checks.as_ref().is_none_or(|s| s.contains(id));
     let universe: BTreeSet<String> = match q.set {
-        Set::Checks => cat.checks.iter().map(|c| c.id.clone()).collect(),
+        Set::Checks => cat.checks.iter().map(|c| c.id.to_string()).collect(),
         Set::Categories => cat.categories.iter().cloned().collect(),
         Set::Rules => cat.rules.iter().map(|r| r.id.clone()).collect(),
         Set::Retired => cat.config.retired.iter().map(|r| r.id.clone()).collect(),
@@ -198,7 +198,7 @@ pub fn eval(cat: &Catalogue, q: &Query, scope: &Scope) -> Result<Answer, String>
             .filter(|p| {
                 cat.checks
                     .iter()
-                    .any(|c| &&c.category == p && s.contains(c.id.as_str()))
+                    .any(|c| c.category == p && s.contains(c.id.as_str()))
             })
             .cloned()
             .collect(),

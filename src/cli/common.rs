@@ -155,7 +155,7 @@ pub fn successors(cat: &crate::model::Catalogue) -> diagnostics::Successors {
         .iter()
         .filter_map(|r| match graph.successor(&r.id) {
             crate::graph::Successor::Live(s) => {
-                let file = cat.check(&s)?.file.clone();
+                let file = cat.check(&s)?.file.to_string();
                 Some((r.id.clone(), (s, file)))
             }
             _ => None,

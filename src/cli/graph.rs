@@ -15,10 +15,10 @@ pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
         None => None,
         Some(id) => {
             let candidates = [
-                Node::Check(id.clone()),
-                Node::Rule(id.clone()),
-                Node::Retired(id.clone()),
-                Node::Document(id.clone()),
+                Node::Check(id.as_str().into()),
+                Node::Rule(id.as_str().into()),
+                Node::Retired(id.as_str().into()),
+                Node::Document(id.as_str().into()),
             ];
             let found = candidates.into_iter().find(|n| g.find(n).is_some());
             Some(found.ok_or_else(|| {

@@ -39,13 +39,13 @@ pub fn effective(c: &Check) -> serde_json::Value {
 
 fn row(c: &Check) -> Vec<String> {
     vec![
-        c.id.clone(),
-        c.category.clone(),
-        c.severity.clone(),
+        c.id.to_string(),
+        c.category.to_string(),
+        c.severity.to_string(),
         c.adoption.as_str().to_string(),
-        c.spec_baseline.clone(),
+        c.spec_baseline.to_string(),
         c.evidence_required.to_string(),
-        c.applies_when.clone(),
+        c.applies_when.to_string(),
         c.title.clone(),
     ]
 }

@@ -20,7 +20,7 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     // Read the catalogue again: what still refers to the id is now a finding to fix.
     let after = common::load(cli)?;
     let graph = Graph::build(&after.catalogue);
-    let remaining = graph.incoming(&Node::Retired(args.id.clone()));
+    let remaining = graph.incoming(&Node::Retired(args.id.as_str().into()));
     let prefix = common::prefix(cli);
     if fmt == "json" {
         let doc = serde_json::json!({
@@ -30,9 +30,9 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
                 .iter()
                 .map(|l| serde_json::json!({
                     "from": l.from.key(),
-                    "kind": l.edge.kind.as_str(),
-                    "file": crate::render::diagnostics::join(&prefix, &l.edge.file),
-                    "line": l.edge.line,
+                    "kind": l.kind.as_str(),
+                    "file": crate::render::diagnostics::join(&prefix, l.file),
+                    "line": l.line,
                 }))
                 .collect::<Vec<_>>(),
         });
@@ -53,9 +53,9 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         for l in &remaining {
             text.push_str(&format!(
                 "  {}:{}  {} ({} {})\n",
-                crate::render::diagnostics::join(&prefix, &l.edge.file),
-                l.edge.line,
-                l.edge.kind.as_str(),
+                crate::render::diagnostics::join(&prefix, l.file),
+                l.line,
+                l.kind.as_str(),
                 l.from.kind(),
                 l.from.key()
             ));

@@ -9,7 +9,7 @@ use serde_json::json;
 
 /// Who refers to `id`: every link, mention and covering rule, from checks, rules and documents.
 pub fn incoming<'g>(graph: &'g Graph, id: &str) -> Vec<Link<'g>> {
-    graph.incoming(&Node::Check(id.to_string()))
+    graph.incoming(&Node::Check(id.into()))
 }
 
 fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
@@ -17,7 +17,7 @@ fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
         .references
         .iter()
         .filter(|r| r.kind == kind)
-        .map(|r| r.target.clone())
+        .map(|r| r.target.to_string())
         .collect();
     v.sort();
     v.dedup();
@@ -59,16 +59,16 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
                 "links": links,
                 "mentions": mentions,
                 "rules": rules,
-                "incoming": incoming.iter().filter(|l| l.edge.kind != EdgeKind::Covers).map(|l| json!({
+                "incoming": incoming.iter().filter(|l| l.kind != EdgeKind::Covers).map(|l| json!({
                     "from": l.from.key(),
                     "from_kind": l.from.kind(),
-                    "kind": match l.edge.kind {
+                    "kind": match l.kind {
                         EdgeKind::Links => "link",
                         EdgeKind::Mentions => "mention",
                         other => other.as_str(),
                     },
-                    "file": l.edge.file,
-                    "line": l.edge.line,
+                    "file": l.file,
+                    "line": l.line,
                 })).collect::<Vec<_>>(),
             });
             common::json_text(&doc)?
@@ -89,12 +89,12 @@ fn retired(
         Successor::Live(s) => Some(s),
         _ => None,
     };
-    let still = graph.incoming(&Node::Retired(r.id.clone()));
+    let still = graph.incoming(&Node::Retired(r.id.as_str().into()));
     if fmt == "json" {
         let doc = json!({
             "retired": r,
             "successor": successor,
-            "referred_to_by": still.iter().map(|l| json!({"from": l.from.key(), "kind": l.edge.kind.as_str(), "file": l.edge.file, "line": l.edge.line})).collect::<Vec<_>>(),
+            "referred_to_by": still.iter().map(|l| json!({"from": l.from.key(), "kind": l.kind.as_str(), "file": l.file, "line": l.line})).collect::<Vec<_>>(),
         });
         return common::json_text(&doc);
     }
@@ -119,9 +119,9 @@ fn retired(
         out.push_str(&format!(
             "  {} ({}, {}:{})\n",
             l.from.key(),
-            l.edge.kind.as_str(),
-            l.edge.file,
-            l.edge.line
+            l.kind.as_str(),
+            l.file,
+            l.line
         ));
     }
     Ok(out)
@@ -143,8 +143,8 @@ fn human(
         }
     };
     let fields = [
-        ("category", c.category.clone(), ""),
-        ("severity", c.severity.clone(), ""),
+        ("category", c.category.to_string(), ""),
+        ("severity", c.severity.to_string(), ""),
         (
             "adoption",
             c.adoption.as_str().to_string(),
@@ -154,7 +154,7 @@ fn human(
             "spec_baseline",
             match &c.spec_baseline_alias {
                 Some(a) => format!("{} (written `{a}`)", c.spec_baseline),
-                None => c.spec_baseline.clone(),
+                None => c.spec_baseline.to_string(),
             },
             defaulted("spec_baseline"),
         ),
@@ -163,7 +163,7 @@ fn human(
             c.evidence_required.to_string(),
             defaulted("evidence_required"),
         ),
-        ("applies_when", c.applies_when.clone(), ""),
+        ("applies_when", c.applies_when.to_string(), ""),
     ];
     for (k, v, d) in fields {
         out.push_str(&format!("  {k:<18} {v}{d}\n"));
@@ -204,13 +204,13 @@ fn human(
     out.push_str("referred to by:\n");
     let refs: Vec<_> = incoming
         .iter()
-        .filter(|l| l.edge.kind != EdgeKind::Covers)
+        .filter(|l| l.kind != EdgeKind::Covers)
         .collect();
     if refs.is_empty() {
         out.push_str("  (none)\n");
     }
     for l in refs {
-        let k = match l.edge.kind {
+        let k = match l.kind {
             EdgeKind::Links => "link",
             EdgeKind::Mentions => "mention",
             other => other.as_str(),
@@ -218,8 +218,8 @@ fn human(
         out.push_str(&format!(
             "  {} ({k}, {}:{})\n",
             l.from.key(),
-            l.edge.file,
-            l.edge.line
+            l.file,
+            l.line
         ));
     }
     out

@@ -38,12 +38,12 @@ pub fn compute(cat: &Catalogue) -> Stats {
         }
         out
     };
-    let by_category = count(cat.categories.clone(), &|c| c.category.clone());
+    let by_category = count(cat.categories.clone(), &|c| c.category.to_string());
     Stats {
         checks: cat.checks.len(),
         categories: by_category.len(),
         by_category,
-        by_severity: count(cat.config.severities(), &|c| c.severity.clone()),
+        by_severity: count(cat.config.severities(), &|c| c.severity.to_string()),
         by_adoption: count(
             Adoption::ALL
                 .iter()
@@ -51,7 +51,9 @@ pub fn compute(cat: &Catalogue) -> Stats {
                 .collect(),
             &|c| c.adoption.as_str().to_string(),
         ),
-        by_baseline: count(cat.config.baselines().values, &|c| c.spec_baseline.clone()),
+        by_baseline: count(cat.config.baselines().values, &|c| {
+            c.spec_baseline.to_string()
+        }),
     }
 }
 

@@ -107,7 +107,7 @@ fn top_key(cat: &Catalogue, key: &str) -> Value {
         "results" => {
             let mut props = Map::new();
             for c in cat.checks_by_id() {
-                props.insert(c.id.clone(), result_for(c));
+                props.insert(c.id.to_string(), result_for(c));
             }
             for r in &cat.config.retired {
                 let to = r

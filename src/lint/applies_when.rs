@@ -24,7 +24,7 @@ fn origin(cat: &Catalogue, c: &Check) -> (usize, usize) {
     let line = c.field_line("applies_when");
     let raw = cat
         .sources
-        .get(&c.file)
+        .get(c.file.as_str())
         .and_then(|t| t.split('\n').nth(line.saturating_sub(1)))
         .unwrap_or("");
     let col = raw

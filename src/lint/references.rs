@@ -13,10 +13,11 @@ pub fn findings(
     graph: &Graph,
     include: &dyn Fn(&Node) -> bool,
 ) -> Vec<Diagnostic> {
+    // Only edges into retired or unknown ids can yield a finding.
+    let suspect = |l: &Link<'_>| matches!(l.to, Node::Retired(_) | Node::Missing(_));
     graph
-        .links()
+        .links_where(|l| suspect(l) && include(l.from))
         .into_iter()
-        .filter(|l| include(l.from))
         .filter_map(|l| judge(cat, graph, &l))
         .collect()
 }
@@ -38,12 +39,11 @@ pub fn successor_phrase(cat: &Catalogue, graph: &Graph, id: &str) -> (String, Op
 }
 
 fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
-    let e = l.edge;
     let id = l.to.key();
     let here = |code, msg: String| {
         Diagnostic::new(code, msg)
-            .file(e.file.clone())
-            .at(e.line, e.column)
+            .file(l.file)
+            .at(l.line, l.column)
             .width(id.chars().count())
             .id(id)
     };
@@ -51,7 +51,7 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
         Node::Rule(r) => format!("rule `{r}`"),
         _ => String::new(),
     };
-    match (l.to, e.kind) {
+    match (l.to, l.kind) {
         (Node::Retired(_), EdgeKind::Links) => {
             let (phrase, succ) = successor_phrase(cat, graph, id);
             Some(
@@ -100,7 +100,7 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
                 &codes::LINK_UNKNOWN,
                 format!(
                     "link to `{id}` ({}), but no such check exists",
-                    e.url.as_deref().unwrap_or("")
+                    link_url(cat, l).unwrap_or("")
                 ),
             )
             .help(missing_help(id)),
@@ -121,6 +121,25 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
         ),
         _ => None,
     }
+}
+
+/// The destination of the link an edge was read from, as written (the graph does not copy it).
+fn link_url<'c>(cat: &'c Catalogue, l: &Link<'_>) -> Option<&'c str> {
+    let refs: &[crate::model::Reference] = match l.from {
+        Node::Check(id) => &cat.check(id)?.references,
+        Node::Rule(id) => &cat.rules.iter().find(|r| r.id == id.as_str())?.references,
+        Node::Document(path) => {
+            &cat.documents
+                .iter()
+                .find(|d| d.path == path.as_str())?
+                .outline
+                .references
+        }
+        Node::Retired(_) | Node::Missing(_) => return None,
+    };
+    refs.iter()
+        .find(|r| r.line == l.line && r.column == l.column && r.target == l.to.key())
+        .and_then(|r| r.url.as_deref())
 }
 
 /// Ids differ by a digit, so "did you mean" would point at an arbitrary neighbour; say what

@@ -7,6 +7,7 @@ use super::markdown::{self, IdRules};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::model::config::BaselineConfig;
 use crate::model::{Adoption, Check, Criterion, Section};
+use compact_str::CompactString;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 
@@ -54,7 +55,7 @@ pub fn load(
         _ => stem,
     };
     let mut check = type_fields(&split, fields, vocab).map_err(with_file(id))?;
-    check.file = file.to_string();
+    check.file = file.into();
     check.body_start = text.len() - split.body.len();
     check.source = std::sync::Arc::clone(text);
     Ok(check)
@@ -236,19 +237,6 @@ fn type_fields(
     fields: Fields,
     vocab: &Vocab<'_>,
 ) -> Result<Check, Vec<Diagnostic>> {
-    let lines: Vec<(std::borrow::Cow<'static, str>, u32)> = fields
-        .lines
-        .iter()
-        .map(|(k, l)| {
-            let key = REQUIRED
-                .iter()
-                .chain(OPTIONAL)
-                .find(|known| **known == k.as_str())
-                .map(|known| std::borrow::Cow::Borrowed(*known))
-                .unwrap_or_else(|| std::borrow::Cow::Owned(k.clone()));
-            (key, u32::try_from(*l).unwrap_or(u32::MAX))
-        })
-        .collect();
     let mut r = Reader {
         split,
         fields,
@@ -387,12 +375,12 @@ fn type_fields(
             Some(spec_baseline),
             Some(evidence_required),
         ) => Ok(Check {
-            id,
+            id: id.into(),
             title,
-            category,
-            severity,
-            applies_when,
-            spec_baseline,
+            category: category.into(),
+            severity: severity.into(),
+            applies_when: applies_when.into(),
+            spec_baseline: spec_baseline.into(),
             adoption,
             evidence_required,
             pdf_ref,
@@ -400,8 +388,7 @@ fn type_fields(
             extra,
             defaulted,
             spec_baseline_alias: alias,
-            file: String::new(),
-            field_lines: lines,
+            file: CompactString::default(),
             body_line: split.body_line,
             sections: Vec::new(),
             pass_criteria: Vec::new(),
@@ -431,7 +418,7 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
         .filter_map(|&i| {
             let h = outline.headings.get(i)?;
             Some(Section {
-                title: h.text.clone(),
+                title: h.text.as_str().into(),
                 line: h.line,
                 content: outline.section_range(i, body.len())?,
             })
@@ -451,4 +438,8 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
             .collect();
     }
     check.references = outline.references;
+    // The model lives as long as the process: drop the growth slack of every list.
+    check.sections.shrink_to_fit();
+    check.pass_criteria.shrink_to_fit();
+    check.references.shrink_to_fit();
 }

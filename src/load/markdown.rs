@@ -219,11 +219,11 @@ pub fn outline(
                         &mut out,
                         &mut cell,
                         Reference {
-                            target: id.clone(),
+                            target: id.as_str().into(),
                             kind: RefKind::Link,
                             line,
                             column,
-                            url: Some(dest_url.to_string()),
+                            url: Some(dest_url.as_ref().into()),
                         },
                     );
                 }
@@ -272,7 +272,7 @@ pub fn outline(
                         &mut out,
                         &mut cell,
                         Reference {
-                            target: token.to_string(),
+                            target: token.into(),
                             kind: RefKind::Mention,
                             line,
                             column,
@@ -326,7 +326,7 @@ mod tests {
     fn refs(o: &Outline) -> Vec<(String, RefKind, usize)> {
         o.references
             .iter()
-            .map(|r| (r.target.clone(), r.kind, r.line))
+            .map(|r| (r.target.to_string(), r.kind, r.line))
             .collect()
     }
 

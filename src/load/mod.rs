@@ -163,7 +163,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     let categories: Vec<String> = match mode {
         Mode::Declared => config.categories.iter().map(|c| c.prefix.clone()).collect(),
         Mode::Compatibility => {
-            let mut v: Vec<String> = checks.iter().map(|c| c.category.clone()).collect();
+            let mut v: Vec<String> = checks.iter().map(|c| c.category.to_string()).collect();
             v.sort();
             v.dedup();
             v

@@ -275,8 +275,8 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
         let mut checks = Vec::new();
         let mut lines = Vec::new();
         for r in linked {
-            if !checks.contains(&r.target) {
-                checks.push(r.target.clone());
+            if !checks.iter().any(|c| *c == r.target) {
+                checks.push(r.target.to_string());
                 lines.push(r.line);
             }
         }

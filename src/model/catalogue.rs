@@ -72,7 +72,7 @@ impl Catalogue {
     pub fn index(&mut self) {
         self.by_id.clear();
         for (i, c) in self.checks.iter().enumerate() {
-            self.by_id.entry(c.id.clone()).or_insert(i);
+            self.by_id.entry(c.id.to_string()).or_insert(i);
         }
     }
 

@@ -2,6 +2,7 @@
 //! says (sections, pass criteria, references) and where each part was found.
 
 use super::reference::Reference;
+use compact_str::CompactString;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -33,7 +34,8 @@ impl Adoption {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Section {
-    pub title: String,
+    /// Inline for the usual section names (no allocation per section).
+    pub title: CompactString,
     pub line: usize,
     /// Byte range of the section's content in the body (after its heading, up to the next
     /// level-2 heading).
@@ -49,15 +51,18 @@ pub struct Criterion {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+// Short values (id, category, severity, baseline, file name, most expressions) are
+// CompactStrings: stored inline, so a check costs no allocation for them. At 100,000 checks
+// the heap strings were a large share of the model's memory.
 pub struct Check {
-    pub id: String,
+    pub id: CompactString,
     pub title: String,
-    pub category: String,
-    pub severity: String,
+    pub category: CompactString,
+    pub severity: CompactString,
     /// The expression's source text; parsed and typed by the lint and audit stages.
-    pub applies_when: String,
+    pub applies_when: CompactString,
     /// Canonical baseline (aliases resolved).
-    pub spec_baseline: String,
+    pub spec_baseline: CompactString,
     pub adoption: Adoption,
     pub evidence_required: u32,
     pub pdf_ref: Option<String>,
@@ -69,10 +74,7 @@ pub struct Check {
     /// The baseline exactly as written, when it was an alias (`beide`).
     pub spec_baseline_alias: Option<String>,
     /// Path relative to the catalogue root, `/`-separated.
-    pub file: String,
-    /// 1-based line of each frontmatter key (the format's own keys are not allocated: a large
-    /// catalogue holds one of these per check).
-    pub field_lines: Vec<(std::borrow::Cow<'static, str>, u32)>,
+    pub file: CompactString,
     pub body_line: usize,
     pub sections: Vec<Section>,
     pub pass_criteria: Vec<Criterion>,
@@ -86,12 +88,16 @@ pub struct Check {
 }
 
 impl Check {
-    /// Line of a frontmatter field, falling back to the frontmatter's first line.
+    /// Line of a frontmatter field (its first occurrence), falling back to the frontmatter's
+    /// first line. Found in the text on demand: only findings ask, and keeping a line per
+    /// field for every check cost more memory than the rest of the frontmatter.
     pub fn field_line(&self, field: &str) -> usize {
-        self.field_lines
-            .iter()
-            .find(|(k, _)| k == field)
-            .map(|(_, l)| *l as usize)
+        let head = self.source.get(..self.body_start).unwrap_or("");
+        head.split('\n')
+            .position(|l| {
+                crate::load::frontmatter::top_level_key(l.trim_end_matches('\r')) == Some(field)
+            })
+            .map(|i| i + 1)
             .unwrap_or(2)
     }
 

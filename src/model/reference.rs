@@ -1,5 +1,6 @@
 //! A reference from a check, rule or document to a check id: a link or a mention.
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -11,10 +12,12 @@ pub enum RefKind {
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Reference {
-    pub target: String,
+    /// Ids are short: stored inline, with no allocation of their own (a large catalogue holds
+    /// several references per check).
+    pub target: CompactString,
     pub kind: RefKind,
     pub line: usize,
     pub column: usize,
     /// The link destination as written (links only).
-    pub url: Option<String>,
+    pub url: Option<CompactString>,
 }

@@ -56,10 +56,17 @@ pub fn human_findings(
     prefix: &str,
     color: bool,
 ) -> String {
+    // Only the files a finding points into: indexing the lines of every source would cost
+    // tens of megabytes on a large catalogue that has one finding.
     let mut files = SimpleFiles::new();
     let mut ids = BTreeMap::new();
-    for (name, text) in sources {
-        ids.insert(name.as_str(), files.add(join(prefix, name), &**text));
+    for name in diags.iter().filter_map(|d| d.file.as_deref()) {
+        if ids.contains_key(name) {
+            continue;
+        }
+        if let Some((name, text)) = sources.get_key_value(name) {
+            ids.insert(name.as_str(), files.add(join(prefix, name), &**text));
+        }
     }
     let mut buf = if color {
         Buffer::ansi()

@@ -23,7 +23,7 @@ fn edges<'g>(g: &'g Graph, keep: &BTreeSet<&'g Node>) -> Vec<(&'g Node, EdgeKind
         .links()
         .into_iter()
         .filter(|l| keep.contains(l.from) && keep.contains(l.to))
-        .map(|l| (l.from, l.edge.kind, l.to))
+        .map(|l| (l.from, l.kind, l.to))
         .collect();
     v.dedup();
     v
@@ -106,9 +106,9 @@ pub fn json(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
             json!({
                 "from": {"kind": l.from.kind(), "id": l.from.key()},
                 "to": {"kind": l.to.kind(), "id": l.to.key()},
-                "kind": l.edge.kind.as_str(),
-                "file": l.edge.file,
-                "line": l.edge.line,
+                "kind": l.kind.as_str(),
+                "file": l.file,
+                "line": l.line,
             })
         })
         .collect();

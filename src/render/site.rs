@@ -118,15 +118,15 @@ fn node_href(n: &Node, root: &str) -> Option<String> {
 fn reference_rows(links: &[Link<'_>], root: &str) -> Vec<Value> {
     links
         .iter()
-        .filter(|l| l.edge.kind != EdgeKind::Covers)
+        .filter(|l| l.kind != EdgeKind::Covers)
         .map(|l| {
             json!({
                 "from": l.from.key(),
                 "kind": l.from.kind(),
                 "href": node_href(l.from, root),
-                "edge": l.edge.kind.as_str(),
-                "file": l.edge.file,
-                "line": l.edge.line,
+                "edge": l.kind.as_str(),
+                "file": l.file,
+                "line": l.line,
             })
         })
         .collect()
@@ -225,7 +225,7 @@ fn check_page(cat: &Catalogue, graph: &Graph, c: &Check) -> Value {
         "intro": html_markdown::to_html(&intro(c), &links),
         "sections": sections,
         "rules": rules,
-        "incoming": reference_rows(&graph.incoming(&Node::Check(c.id.clone())), "../"),
+        "incoming": reference_rows(&graph.incoming(&Node::Check(c.id.as_str().into())), "../"),
         "file": c.file,
     })
 }
@@ -258,7 +258,7 @@ fn retired_page(cat: &Catalogue, graph: &Graph, r: &crate::model::config::Retire
             "replaced_by": named(&r.replaced_by),
         },
         "successor": {"state": state, "id": successor, "href": successor_href},
-        "incoming": reference_rows(&graph.incoming(&Node::Retired(r.id.clone())), "../"),
+        "incoming": reference_rows(&graph.incoming(&Node::Retired(r.id.as_str().into())), "../"),
     })
 }
 
@@ -282,7 +282,7 @@ fn index_page(cat: &Catalogue) -> Value {
             json!({
                 "value": p,
                 "label": format!("{p} — {}", cat.config.category_name(p).unwrap_or(p)),
-                "count": checks.iter().filter(|c| &c.category == p).count(),
+                "count": checks.iter().filter(|c| c.category == p).count(),
             })
         })
         .collect();
@@ -295,14 +295,14 @@ fn index_page(cat: &Catalogue) -> Value {
             })
             .collect()
     };
-    let sev_used = used(&|c| c.severity.clone());
+    let sev_used = used(&|c| c.severity.to_string());
     let severities = vocabulary(cat.config.severities().into_iter().chain(sev_used));
     let baselines = vocabulary(
         cat.config
             .baselines()
             .values
             .into_iter()
-            .chain(used(&|c| c.spec_baseline.clone())),
+            .chain(used(&|c| c.spec_baseline.to_string())),
     );
     let adoptions: Vec<String> = crate::model::Adoption::ALL
         .iter()
@@ -322,9 +322,9 @@ fn index_page(cat: &Catalogue) -> Value {
         "checks": checks.iter().map(|c| check_row(cat, c)).collect::<Vec<_>>(),
         "filters": [
             {"name": "category", "label": "Category", "options": categories},
-            {"name": "severity", "label": "Severity", "options": with_counts(severities, &|c| c.severity.clone())},
+            {"name": "severity", "label": "Severity", "options": with_counts(severities, &|c| c.severity.to_string())},
             {"name": "adoption", "label": "Adoption", "options": with_counts(adoptions, &|c| c.adoption.as_str().to_string())},
-            {"name": "baseline", "label": "Baseline", "options": with_counts(baselines, &|c| c.spec_baseline.clone())},
+            {"name": "baseline", "label": "Baseline", "options": with_counts(baselines, &|c| c.spec_baseline.to_string())},
         ],
         "retired": retired,
         "rules": cat.rules.len(),

@@ -67,7 +67,7 @@ fn selected<'c>(cat: &'c Catalogue, args: &Args) -> Result<Vec<&'c Check>, Strin
         if !cat.is_category(c) {
             return Err(format!("`{c}` is not a category of this catalogue"));
         }
-        checks.retain(|x| &x.category == c);
+        checks.retain(|x| x.category == c);
     }
     Ok(checks)
 }
@@ -125,7 +125,7 @@ pub fn data(cat: &Catalogue, name: &str, args: &Args) -> Result<Value, String> {
                 .iter()
                 .filter(|p| args.get("category").is_none_or(|c| c == *p))
                 .map(|p| {
-                    let of: Vec<&&Check> = checks.iter().filter(|c| &c.category == p).collect();
+                    let of: Vec<&&Check> = checks.iter().filter(|c| c.category == p).collect();
                     json!({
                         "prefix": p,
                         "name": cat.config.category_name(p).unwrap_or(p),
