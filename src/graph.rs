@@ -9,7 +9,6 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "lowercase")]
@@ -84,8 +83,8 @@ pub struct Graph {
     /// Every node index, sorted by node: lookups are binary searches (a hash map keyed by a
     /// second copy of every id cost more memory than the nodes themselves).
     order: Vec<NodeIndex>,
-    /// The files edges were stated in, by `Edge::file`.
-    files: Vec<Arc<str>>,
+    /// The files edges were stated in, by `Edge::file` (inline strings: one per check file).
+    files: Vec<CompactString>,
 }
 
 /// One edge, resolved to its two nodes and its place, for queries and findings. Ordered by
@@ -104,7 +103,7 @@ pub struct Link<'g> {
 struct Builder<'c> {
     graph: DiGraph<Node, Edge>,
     index: HashMap<Node, NodeIndex>,
-    files: Vec<Arc<str>>,
+    files: Vec<CompactString>,
     file_index: HashMap<&'c str, u32>,
 }
 
@@ -123,7 +122,7 @@ impl<'c> Builder<'c> {
             return *i;
         }
         let i = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
-        self.files.push(Arc::from(file));
+        self.files.push(file.into());
         self.file_index.insert(file, i);
         i
     }
@@ -153,10 +152,25 @@ fn edge_kind(r: &Reference) -> EdgeKind {
 impl Graph {
     pub fn build(cat: &Catalogue) -> Graph {
         let known = cat.known_ids();
-        let references: usize = cat.checks.iter().map(|c| c.references.len()).sum();
+        // Sized up front: growing by doubling left up to half of the edge list unused.
+        let edges: usize = cat.checks.iter().map(|c| c.references.len()).sum::<usize>()
+            + cat
+                .rules
+                .iter()
+                .map(|r| {
+                    r.references.len() + r.mappings.iter().map(|m| m.checks.len()).sum::<usize>()
+                })
+                .sum::<usize>()
+            + cat
+                .documents
+                .iter()
+                .map(|d| d.outline.references.len())
+                .sum::<usize>()
+            + 2 * cat.config.retired.len();
+        let nodes = known.len() + cat.rules.len() + cat.config.retired.len() + cat.documents.len();
         let mut g = Builder {
-            graph: DiGraph::with_capacity(known.len() + cat.rules.len(), references),
-            index: HashMap::with_capacity(known.len() + cat.rules.len()),
+            graph: DiGraph::with_capacity(nodes, edges),
+            index: HashMap::with_capacity(nodes),
             files: Vec::new(),
             file_index: HashMap::new(),
         };

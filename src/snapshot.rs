@@ -146,7 +146,7 @@ fn fingerprints_of(
     rules: &[RuleRecord],
 ) -> Fingerprints {
     let mut bytes = Sha256::new();
-    for (path, text) in &cat.sources {
+    for (path, text) in cat.texts() {
         bytes.update(path.as_bytes());
         bytes.update([0]);
         bytes.update(text.as_bytes());

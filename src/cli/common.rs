@@ -4,7 +4,6 @@ use super::args::{Cli, ColorChoice, Deny};
 use crate::diag::{Diagnostic, Level, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -41,6 +40,15 @@ pub fn prefix(cli: &Cli) -> String {
 
 pub fn load(cli: &Cli) -> Result<Loaded, Failure> {
     Ok(load::load(&root(cli))?)
+}
+
+/// Load without keeping check texts, for commands that never read a check's body (lint,
+/// verify): what runs on every save stays small on a large catalogue.
+pub fn load_lean(cli: &Cli) -> Result<Loaded, Failure> {
+    let options = load::Options {
+        keep_check_texts: false,
+    };
+    Ok(load::load_with(&root(cli), options)?)
 }
 
 /// The requested format, checked against what this command offers (first = default).
@@ -113,7 +121,7 @@ pub fn report(
         "json" => diagnostics::json(&diags, extra),
         "github" => diagnostics::github(&visible(cli, &diags), &prefix),
         "sarif" => diagnostics::sarif(&diags, &prefix, &successors(&loaded.catalogue)),
-        _ => human(cli, &diags, &loaded.catalogue.sources, &prefix),
+        _ => human(cli, &diags, &loaded.catalogue, &prefix),
     };
     print(&text)?;
     Ok(if summary.fails(deny_warnings(cli)) {
@@ -136,7 +144,7 @@ pub fn visible(cli: &Cli, diags: &[Diagnostic]) -> Vec<Diagnostic> {
 pub fn human(
     cli: &Cli,
     diags: &[Diagnostic],
-    sources: &BTreeMap<String, std::sync::Arc<str>>,
+    sources: &dyn diagnostics::Sources,
     prefix: &str,
 ) -> String {
     let shown = visible(cli, diags);

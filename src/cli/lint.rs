@@ -5,7 +5,7 @@ use super::common::{self, Failure};
 
 pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
-    let loaded = common::load(cli)?;
+    let loaded = common::load_lean(cli)?;
     let mut diags = loaded.diagnostics.clone();
     let graph = crate::graph::Graph::build(&loaded.catalogue);
     diags.extend(crate::lint::run(&loaded.catalogue, &graph));

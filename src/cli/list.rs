@@ -70,7 +70,7 @@ pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
     let checks = match selected(&loaded.catalogue, args.filter.as_deref()) {
         Ok(c) => c,
         Err(diags) => {
-            let text = diagnostics::human(&diags, &Default::default(), "", false);
+            let text = diagnostics::human(&diags, &std::collections::BTreeMap::new(), "", false);
             eprint!("{text}");
             return Ok(super::EXIT_FAILURE);
         }

@@ -5,7 +5,7 @@ use super::common::{self, Failure};
 
 pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
-    let loaded = common::load(cli)?;
+    let loaded = common::load_lean(cli)?;
     let cat = &loaded.catalogue;
     let graph = crate::graph::Graph::build(cat);
     let templates = common::templates(cli)?;

@@ -19,22 +19,6 @@ pub fn code_for(kind: &FindingKind) -> &'static Code {
     }
 }
 
-/// Where the expression text starts in its file: (line, column of its first character).
-fn origin(cat: &Catalogue, c: &Check) -> (usize, usize) {
-    let line = c.field_line("applies_when");
-    let raw = cat
-        .sources
-        .get(c.file.as_str())
-        .and_then(|t| t.split('\n').nth(line.saturating_sub(1)))
-        .unwrap_or("");
-    let col = raw
-        .find(c.applies_when.as_str())
-        .filter(|_| !c.applies_when.is_empty())
-        .map(|i| raw.get(..i).map(|p| p.chars().count()).unwrap_or(0) + 1)
-        .unwrap_or(1);
-    (line, col)
-}
-
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let schema = cat.config.profile_schema();
     // Typing and constant analysis are independent per check: spread them over the cores.
@@ -42,15 +26,15 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let per_check: Vec<Vec<Diagnostic>> = cat
         .checks
         .par_iter()
-        .map(|c| check_one(cat, c, schema.as_ref()))
+        .map(|c| check_one(c, schema.as_ref()))
         .collect();
     per_check.into_iter().flatten().collect()
 }
 
-fn check_one(cat: &Catalogue, c: &Check, schema: Option<&dsl::Schema>) -> Vec<Diagnostic> {
+fn check_one(c: &Check, schema: Option<&dsl::Schema>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let src = c.applies_when.as_str();
-    let (line, col) = origin(cat, c);
+    let (line, col) = (c.field_line("applies_when"), c.applies_when_column as usize);
     let at = |code: &'static Code, span: dsl::Span, message: String, help: Option<String>| {
         let width = src
             .get(span.start..span.end.max(span.start))

@@ -35,7 +35,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                         "the Pass Criteria section has no task-list items",
                     )
                     .file(c.file.clone())
-                    .line(pc.line)
+                    .line(pc.line as usize)
                     .id(c.id.clone())
                     .help(codes::NO_PASS_CRITERIA.help),
                 );

@@ -54,11 +54,30 @@ pub fn load(
         Some(Value::String(s)) => Some(s.clone()),
         _ => stem,
     };
+    let mut field_lines = crate::model::FieldLines::default();
+    for (key, line) in &fields.lines {
+        field_lines.set(key, *line);
+    }
     let mut check = type_fields(&split, fields, vocab).map_err(with_file(id))?;
     check.file = file.into();
     check.body_start = text.len() - split.body.len();
-    check.source = std::sync::Arc::clone(text);
+    check.field_lines = field_lines;
+    check.applies_when_column = expression_column(text, &check);
+    check.source = crate::model::CheckText::Held(std::sync::Arc::clone(text));
     Ok(check)
+}
+
+/// Where the applies_when value starts on its line (1-based, in characters), so findings inside
+/// the expression point at the right column without the text.
+fn expression_column(text: &str, c: &Check) -> u32 {
+    let line = c.field_line("applies_when");
+    let raw = text.split('\n').nth(line.saturating_sub(1)).unwrap_or("");
+    let col = raw
+        .find(c.applies_when.as_str())
+        .filter(|_| !c.applies_when.is_empty())
+        .map(|i| raw.get(..i).map(|p| p.chars().count()).unwrap_or(0) + 1)
+        .unwrap_or(1);
+    u32::try_from(col).unwrap_or(u32::MAX)
 }
 
 /// Reads fields off the mapping, recording every problem.
@@ -390,10 +409,12 @@ fn type_fields(
             spec_baseline_alias: alias,
             file: CompactString::default(),
             body_line: split.body_line,
-            sections: Vec::new(),
-            pass_criteria: Vec::new(),
-            references: Vec::new(),
-            source: std::sync::Arc::from(""),
+            sections: Box::default(),
+            pass_criteria: Box::default(),
+            references: Box::default(),
+            field_lines: crate::model::FieldLines::default(),
+            applies_when_column: 1,
+            source: crate::model::CheckText::Held(std::sync::Arc::from("")),
             body_start: 0,
         }),
         // Every `None` above pushed an error, so this arm is unreachable in practice; it still
@@ -410,36 +431,47 @@ fn type_fields(
 pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
     let body = check.body();
     let outline = markdown::outline(body, check.body_line, ids, Some(&check.id));
-    let level2: Vec<usize> = (0..outline.headings.len())
-        .filter(|&i| outline.headings.get(i).is_some_and(|h| h.level == 2))
-        .collect();
-    check.sections = level2
-        .iter()
-        .filter_map(|&i| {
-            let h = outline.headings.get(i)?;
+    let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    let sections: Vec<Section> = (0..outline.headings.len())
+        .filter_map(|i| {
+            let h = outline.headings.get(i).filter(|h| h.level == 2)?;
+            let content = outline.section_range(i, body.len())?;
             Some(Section {
                 title: h.text.as_str().into(),
-                line: h.line,
-                content: outline.section_range(i, body.len())?,
+                line: narrow(h.line),
+                start: narrow(content.start),
+                end: narrow(content.end),
             })
         })
         .collect();
-    if let Some(pc) = check.sections.iter().find(|s| s.title == PASS_CRITERIA) {
-        let range = pc.content.clone();
-        check.pass_criteria = outline
-            .task_items
-            .iter()
-            .filter(|t| range.contains(&t.offset))
-            .map(|t| Criterion {
-                text: t.text.clone(),
-                checked: t.checked,
-                line: t.line,
-            })
-            .collect();
+    let criteria: Vec<Criterion> = match sections.iter().find(|s| s.title == PASS_CRITERIA) {
+        Some(pc) => {
+            let range = pc.content();
+            outline
+                .task_items
+                .iter()
+                .filter(|t| range.contains(&t.offset))
+                .map(|t| Criterion {
+                    text: t.text.as_str().into(),
+                    checked: t.checked,
+                    line: narrow(t.line),
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    check.sections = sections.into_boxed_slice();
+    check.pass_criteria = criteria.into_boxed_slice();
+    check.references = outline.references.into_boxed_slice();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_stores_a_line_for_every_key_of_the_format() {
+        let keys: Vec<&str> = REQUIRED.iter().chain(OPTIONAL).copied().collect();
+        assert_eq!(keys, crate::model::check::FIELD_KEYS);
     }
-    check.references = outline.references;
-    // The model lives as long as the process: drop the growth slack of every list.
-    check.sections.shrink_to_fit();
-    check.pass_criteria.shrink_to_fit();
-    check.references.shrink_to_fit();
 }

@@ -54,7 +54,29 @@ pub fn id_regex(config: &Config) -> Regex {
         .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
 }
 
+/// How much of what it reads loading keeps.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Keep each check file's text in the model (`Check::body`, `section_text`). Commands that
+    /// never read bodies (lint, verify) load without: the model of a large catalogue is then
+    /// a fraction of its size, and a finding's source line is read again from the file.
+    pub keep_check_texts: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            keep_check_texts: true,
+        }
+    }
+}
+
+/// Load with every check text kept.
 pub fn load(root: &Path) -> Result<Loaded, Fatal> {
+    load_with(root, Options::default())
+}
+
+pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     if !root.is_dir() {
         return Err(Fatal(format!(
             "catalogue root `{}` is not a readable directory",
@@ -93,7 +115,6 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
         extra_fields: &config.extra_fields,
     };
 
-    let mut checks = Vec::new();
     let mut broken = Vec::new();
     let mut manifest = None;
     let files = match list_markdown(&checks_dir) {
@@ -112,18 +133,37 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
             Vec::new()
         }
     };
+    // Categories decide which words are mentions. Declared ones are known now, so each file's
+    // body is read while its text is at hand; in compatibility mode they come from every
+    // check's frontmatter, so bodies wait for the whole directory.
+    let declared: Vec<String> = config.categories.iter().map(|c| c.prefix.clone()).collect();
+    let dir_name = Path::new(config.checks_dir())
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "checks".into());
+    let early = IdRules {
+        id_pattern: &id_re,
+        categories: &declared,
+        checks_dir: &dir_name,
+    };
+    let body_rules = (mode == Mode::Declared).then_some(&early);
+
     // Reading and typing each file is independent: do it on all cores, then merge in file
-    // order so nothing about the output depends on scheduling.
-    let per_file: Vec<FileOutcome> = files
+    // order so nothing about the output depends on scheduling. Checks are collected straight
+    // into their own vector (no second copy of every check while merging).
+    let (typed, rest): (Vec<Option<crate::model::Check>>, Vec<FileRest>) = files
         .par_iter()
-        .map(|path| load_check_file(root, path, &id_re, &vocab))
-        .collect();
-    checks.reserve_exact(per_file.iter().filter(|o| o.check.is_some()).count());
-    for outcome in per_file {
+        .map(|name| {
+            let path = checks_dir.join(name);
+            load_check_file(root, &path, &id_re, &vocab, body_rules, options)
+        })
+        .unzip();
+    // `filter_map` over the vector's own iterator collects in place (an `Option<Check>` is
+    // the size of a `Check`), so the checks are never held twice.
+    #[allow(clippy::filter_map_identity)]
+    let mut checks: Vec<crate::model::Check> = typed.into_iter().filter_map(|c| c).collect();
+    for outcome in rest {
         diags.extend(outcome.diagnostics);
-        if let Some(c) = outcome.check {
-            checks.push(*c);
-        }
         if let Some(b) = outcome.broken {
             broken.push(b);
         }
@@ -161,7 +201,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     }
 
     let categories: Vec<String> = match mode {
-        Mode::Declared => config.categories.iter().map(|c| c.prefix.clone()).collect(),
+        Mode::Declared => declared.clone(),
         Mode::Compatibility => {
             let mut v: Vec<String> = checks.iter().map(|c| c.category.to_string()).collect();
             v.sort();
@@ -169,18 +209,19 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
             v
         }
     };
-    let dir_name = Path::new(config.checks_dir())
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "checks".into());
     let ids = IdRules {
         id_pattern: &id_re,
         categories: &categories,
         checks_dir: &dir_name,
     };
-    checks
-        .par_iter_mut()
-        .for_each(|c| check::attach_body(c, &ids));
+    if body_rules.is_none() {
+        checks.par_iter_mut().for_each(|c| {
+            check::attach_body(c, &ids);
+            if !options.keep_check_texts {
+                c.source.release();
+            }
+        });
+    }
 
     let mut documents = Vec::new();
     for path in docs::declared(&config) {
@@ -205,7 +246,8 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     if rules_dir.is_dir() {
         match list_markdown(&rules_dir) {
             Ok(files) => {
-                for path in files {
+                for name in files {
+                    let path = rules_dir.join(name);
                     let shown = text::display_path(root, &path);
                     match text::read(root, &path) {
                         Ok(t) => {
@@ -254,7 +296,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
         rules,
         documents,
         sources,
-        by_id: BTreeMap::new(),
+        by_id: Vec::new(),
     };
     catalogue.index();
     Ok(Loaded {
@@ -263,28 +305,25 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     })
 }
 
-/// `*.md` files directly in `dir`, sorted by name so loading order never depends on the
-/// file system.
-fn list_markdown(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// Names of the `*.md` files directly in `dir`, sorted (as bytes) so loading order never
+/// depends on the file system. Names only: a full path per file is built where it is read.
+fn list_markdown(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".md") {
-            files.push((name, entry.path()));
+        let name = entry?.file_name();
+        if name.as_encoded_bytes().ends_with(b".md") {
+            files.push(name);
         }
     }
-    // By name as text: comparing paths component by component was a visible cost.
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(files.into_iter().map(|(_, p)| p).collect())
+    files.sort();
+    Ok(files)
 }
 
-/// What loading one check file produced.
-struct FileOutcome {
-    // Boxed so the per-file results stay small while they and the final `checks` vector are
-    // alive together (at 100,000 checks the unboxed pair doubled the peak memory).
-    check: Option<Box<crate::model::Check>>,
+/// What loading one check file produced besides the check itself.
+struct FileRest {
     broken: Option<BrokenCheck>,
+    /// The text of a file that yielded no check (its findings show its lines). A check holds
+    /// its own text.
     source: Option<(String, Arc<str>)>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -294,14 +333,15 @@ fn load_check_file(
     path: &Path,
     id_re: &Regex,
     vocab: &check::Vocab<'_>,
-) -> FileOutcome {
+    body_rules: Option<&IdRules<'_>>,
+    options: Options,
+) -> (Option<crate::model::Check>, FileRest) {
     let shown = text::display_path(root, path);
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut out = FileOutcome {
-        check: None,
+    let mut out = FileRest {
         broken: None,
         source: None,
         diagnostics: Vec::new(),
@@ -311,27 +351,35 @@ fn load_check_file(
         Err(d) => {
             out.diagnostics.push(d);
             out.broken = Some(BrokenCheck { stem, file: shown });
-            return out;
+            return (None, out);
         }
     };
     // A Markdown file without frontmatter whose name is not an id (a README beside the
     // checks) is not a check; one whose name is an id is a broken check.
     if !t.text.starts_with("---") && !id_re.is_match(&stem) {
-        return out;
+        return (None, out);
     }
     out.diagnostics
         .extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
     let text: Arc<str> = Arc::from(t.text);
     match check::load(&shown, &text, vocab) {
-        Ok(c) => out.check = Some(Box::new(c)),
+        Ok(mut c) => {
+            if let Some(rules) = body_rules {
+                check::attach_body(&mut c, rules);
+                if !options.keep_check_texts {
+                    c.source.release();
+                }
+            }
+            (Some(c), out)
+        }
         Err(d) => {
             out.diagnostics.extend(d);
             out.broken = Some(BrokenCheck {
                 stem,
                 file: shown.clone(),
             });
+            out.source = Some((shown, text));
+            (None, out)
         }
     }
-    out.source = Some((shown, text));
-    out
 }

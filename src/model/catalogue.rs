@@ -1,10 +1,12 @@
 //! The loaded catalogue: configuration, checks and the raw material later stages need.
 
 use super::check::Check;
+use super::check_text::CheckText;
 use super::config::Config;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -50,30 +52,79 @@ pub struct Catalogue {
     pub rules: Vec<super::Rule>,
     /// Documents read for `docs` and rule tables, sorted by path.
     pub documents: Vec<super::Document>,
-    /// Text of every file read, by root-relative path, for rendering diagnostics with source.
-    /// Shared with the checks (`Check::source`): each file's text is held once.
-    pub sources: BTreeMap<String, std::sync::Arc<str>>,
-    /// Position in `checks` of each id's first file; built by `index()`.
-    pub by_id: BTreeMap<String, usize>,
+    /// Text of every file read that is not a typed check (configuration, manifest, rules,
+    /// documents, check files that did not type), by root-relative path. A check holds its
+    /// own text (`Check::source`); `source()` finds either.
+    pub sources: BTreeMap<String, Arc<str>>,
+    /// Positions in `checks`, sorted by id (then position): `check()` is a binary search.
+    /// Built by `index()`.
+    pub by_id: Vec<u32>,
 }
 
 impl Catalogue {
     /// The check with this id (the first file, if an id is duplicated).
     pub fn check(&self, id: &str) -> Option<&Check> {
-        match self.by_id.get(id) {
-            Some(&i) => self.checks.get(i),
+        if self.by_id.len() != self.checks.len() {
             // Before indexing (or for a catalogue built by hand) fall back to a scan.
-            None if self.by_id.is_empty() => self.checks.iter().find(|c| c.id == id),
-            None => None,
+            return self.checks.iter().find(|c| c.id == id);
         }
+        let at = self.by_id.partition_point(|&i| self.id_at(i) < id);
+        let i = *self.by_id.get(at)?;
+        let c = self.checks.get(i as usize)?;
+        (c.id == id).then_some(c)
+    }
+
+    fn id_at(&self, i: u32) -> &str {
+        self.checks
+            .get(i as usize)
+            .map(|c| c.id.as_str())
+            .unwrap_or("")
+    }
+
+    /// The text of a file the catalogue read, by root-relative path. A check's text comes from
+    /// the check, or after a lean load from the file again, and only if it is still the text
+    /// that was loaded (else `None`: a finding is then shown without its source line).
+    pub fn source(&self, file: &str) -> Option<Arc<str>> {
+        if let Some(t) = self.sources.get(file) {
+            return Some(Arc::clone(t));
+        }
+        // Checks are in file order; fall back to a scan for a catalogue built by hand.
+        let at = self.checks.partition_point(|c| c.file.as_str() < file);
+        let c = match self.checks.get(at).filter(|c| c.file == file) {
+            Some(c) => c,
+            None => self.checks.iter().find(|c| c.file == file)?,
+        };
+        match &c.source {
+            CheckText::Held(t) => Some(Arc::clone(t)),
+            CheckText::Released(stamp) => {
+                let t = crate::load::text::read(&self.root, &self.root.join(file)).ok()?;
+                stamp.matches(&t.text).then(|| Arc::from(t.text))
+            }
+        }
+    }
+
+    /// Every text held, by path, sorted: the catalogue's bytes as loaded (for fingerprints).
+    pub fn texts(&self) -> Vec<(&str, &str)> {
+        let mut v: Vec<(&str, &str)> = self
+            .sources
+            .iter()
+            .map(|(p, t)| (p.as_str(), &**t))
+            .chain(
+                self.checks
+                    .iter()
+                    .filter_map(|c| Some((c.file.as_str(), c.text()?))),
+            )
+            .collect();
+        v.sort();
+        v
     }
 
     /// Build the id index; loading calls this once the checks are final.
     pub fn index(&mut self) {
-        self.by_id.clear();
-        for (i, c) in self.checks.iter().enumerate() {
-            self.by_id.entry(c.id.to_string()).or_insert(i);
-        }
+        let n = u32::try_from(self.checks.len()).unwrap_or(u32::MAX);
+        let mut by_id: Vec<u32> = (0..n).collect();
+        by_id.sort_by(|a, b| self.id_at(*a).cmp(self.id_at(*b)).then(a.cmp(b)));
+        self.by_id = by_id;
     }
 
     /// Ids that exist as check files, typed or not.

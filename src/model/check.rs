@@ -33,21 +33,31 @@ impl Adoption {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+// Sections, criteria and references are the bulk of a check's model: their positions are
+// 32-bit (files are limited to 10 MB) and their lists are boxed slices, without growth room.
 pub struct Section {
     /// Inline for the usual section names (no allocation per section).
     pub title: CompactString,
-    pub line: usize,
+    pub line: u32,
     /// Byte range of the section's content in the body (after its heading, up to the next
-    /// level-2 heading).
+    /// level-2 heading); see `content()`.
     #[serde(skip)]
-    pub content: std::ops::Range<usize>,
+    pub start: u32,
+    #[serde(skip)]
+    pub end: u32,
+}
+
+impl Section {
+    pub fn content(&self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Criterion {
-    pub text: String,
+    pub text: Box<str>,
     pub checked: bool,
-    pub line: usize,
+    pub line: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -76,23 +86,69 @@ pub struct Check {
     /// Path relative to the catalogue root, `/`-separated.
     pub file: CompactString,
     pub body_line: usize,
-    pub sections: Vec<Section>,
-    pub pass_criteria: Vec<Criterion>,
-    pub references: Vec<Reference>,
-    /// The whole file's text (shared with `Catalogue::sources`, so it is held once).
+    pub sections: Box<[Section]>,
+    pub pass_criteria: Box<[Criterion]>,
+    pub references: Box<[Reference]>,
+    /// Where each of the format's own frontmatter keys is.
     #[serde(skip)]
-    pub source: std::sync::Arc<str>,
+    pub field_lines: FieldLines,
+    /// 1-based column where the applies_when expression starts on its line.
+    #[serde(skip)]
+    pub applies_when_column: u32,
+    /// The whole file's text (held by the check alone), or its stamp after a lean load.
+    #[serde(skip)]
+    pub source: super::CheckText,
     /// Where the Markdown body (after the frontmatter) starts in `source`.
     #[serde(skip)]
     pub body_start: usize,
 }
 
+/// The format's own frontmatter keys, in the order `FieldLines` stores them.
+pub const FIELD_KEYS: [&str; 10] = [
+    "id",
+    "title",
+    "category",
+    "severity",
+    "applies_when",
+    "spec_baseline",
+    "adoption",
+    "evidence_required",
+    "pdf_ref",
+    "spec_ref",
+];
+
+/// 1-based line of each key in `FIELD_KEYS` (0: not in the file). A fixed array rather than a
+/// map: a large catalogue holds one per check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FieldLines([u32; 10]);
+
+impl FieldLines {
+    pub fn set(&mut self, key: &str, line: usize) {
+        if let Some(i) = FIELD_KEYS.iter().position(|k| *k == key) {
+            if let Some(slot) = self.0.get_mut(i) {
+                *slot = u32::try_from(line).unwrap_or(u32::MAX);
+            }
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<usize> {
+        let i = FIELD_KEYS.iter().position(|k| *k == key)?;
+        self.0.get(i).filter(|l| **l > 0).map(|l| *l as usize)
+    }
+}
+
 impl Check {
     /// Line of a frontmatter field (its first occurrence), falling back to the frontmatter's
-    /// first line. Found in the text on demand: only findings ask, and keeping a line per
-    /// field for every check cost more memory than the rest of the frontmatter.
+    /// first line. Keys outside the format (`extra_fields`) are looked up in the text, when it
+    /// is held.
     pub fn field_line(&self, field: &str) -> usize {
-        let head = self.source.get(..self.body_start).unwrap_or("");
+        if let Some(line) = self.field_lines.get(field) {
+            return line;
+        }
+        let head = self
+            .text()
+            .and_then(|t| t.get(..self.body_start))
+            .unwrap_or("");
         head.split('\n')
             .position(|l| {
                 crate::load::frontmatter::top_level_key(l.trim_end_matches('\r')) == Some(field)
@@ -101,17 +157,25 @@ impl Check {
             .unwrap_or(2)
     }
 
+    /// The whole file's text, unless a lean load released it.
+    pub fn text(&self) -> Option<&str> {
+        self.source.get().map(|t| &**t)
+    }
+
     pub fn section(&self, title: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.title == title)
     }
 
-    /// The Markdown body after the frontmatter.
+    /// The Markdown body after the frontmatter; empty after a lean load (only commands that
+    /// never read bodies load lean).
     pub fn body(&self) -> &str {
-        self.source.get(self.body_start..).unwrap_or("")
+        self.text()
+            .and_then(|t| t.get(self.body_start..))
+            .unwrap_or("")
     }
 
     /// The text of a level-2 section (without its heading), if present.
     pub fn section_text(&self, title: &str) -> Option<&str> {
-        self.body().get(self.section(title)?.content.clone())
+        self.body().get(self.section(title)?.content())
     }
 }

@@ -3,6 +3,7 @@
 pub mod catalogue;
 pub mod check;
 pub mod check_fields;
+pub mod check_text;
 pub mod config;
 pub mod document;
 pub mod outline;
@@ -11,7 +12,8 @@ pub mod rule;
 pub mod scoring;
 
 pub use catalogue::{Catalogue, Mode};
-pub use check::{Adoption, Check, Criterion, Section};
+pub use check::{Adoption, Check, Criterion, FieldLines, Section};
+pub use check_text::CheckText;
 pub use config::Config;
 pub use document::Document;
 pub use reference::{RefKind, Reference};

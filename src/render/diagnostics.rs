@@ -6,7 +6,25 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, Config};
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use termcolor::Buffer;
+
+/// Where the human renderer finds the text of a file a finding points into.
+pub trait Sources {
+    fn text_of(&self, file: &str) -> Option<Arc<str>>;
+}
+
+impl Sources for BTreeMap<String, Arc<str>> {
+    fn text_of(&self, file: &str) -> Option<Arc<str>> {
+        self.get(file).cloned()
+    }
+}
+
+impl Sources for crate::model::Catalogue {
+    fn text_of(&self, file: &str) -> Option<Arc<str>> {
+        self.source(file)
+    }
+}
 
 /// Byte offset of a 1-based (line, column) in `text`, column counted in characters.
 fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
@@ -38,12 +56,7 @@ fn byte_width(text: &str, offset: usize, chars: usize) -> usize {
 }
 
 /// Human output: each diagnostic with its source line and a caret, then a summary line.
-pub fn human(
-    diags: &[Diagnostic],
-    sources: &BTreeMap<String, std::sync::Arc<str>>,
-    prefix: &str,
-    color: bool,
-) -> String {
+pub fn human(diags: &[Diagnostic], sources: &dyn Sources, prefix: &str, color: bool) -> String {
     let mut out = human_findings(diags, sources, prefix, color);
     out.push_str(&summary_line(&Summary::of(diags)));
     out
@@ -52,20 +65,21 @@ pub fn human(
 /// Human output without the summary line.
 pub fn human_findings(
     diags: &[Diagnostic],
-    sources: &BTreeMap<String, std::sync::Arc<str>>,
+    sources: &dyn Sources,
     prefix: &str,
     color: bool,
 ) -> String {
     // Only the files a finding points into: indexing the lines of every source would cost
     // tens of megabytes on a large catalogue that has one finding.
     let mut files = SimpleFiles::new();
-    let mut ids = BTreeMap::new();
+    let mut ids: BTreeMap<&str, (usize, Arc<str>)> = BTreeMap::new();
     for name in diags.iter().filter_map(|d| d.file.as_deref()) {
         if ids.contains_key(name) {
             continue;
         }
-        if let Some((name, text)) = sources.get_key_value(name) {
-            ids.insert(name.as_str(), files.add(join(prefix, name), &**text));
+        if let Some(text) = sources.text_of(name) {
+            let id = files.add(join(prefix, name), Arc::clone(&text));
+            ids.insert(name, (id, text));
         }
     }
     let mut buf = if color {
@@ -85,8 +99,8 @@ pub fn human_findings(
             .with_message(&d.message);
         let mut notes = Vec::new();
         let located = d.file.as_deref().and_then(|f| {
-            let id = *ids.get(f)?;
-            let text = sources.get(f)?;
+            let (id, text) = ids.get(f)?;
+            let id = *id;
             let off = offset_of(text, d.line?, d.column.unwrap_or(1))?;
             Some((id, off, byte_width(text, off, d.width)))
         });

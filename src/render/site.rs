@@ -160,7 +160,7 @@ fn intro(c: &Check) -> String {
     let end = c
         .sections
         .first()
-        .map(|s| s.content.start)
+        .map(|s| s.start as usize)
         .unwrap_or(c.body().len());
     let head = c.body().get(..end).unwrap_or("");
     let head = match (c.sections.is_empty(), head.rfind("##")) {
@@ -179,7 +179,7 @@ fn check_page(cat: &Catalogue, graph: &Graph, c: &Check) -> Value {
         .sections
         .iter()
         .map(|s| {
-            let text = c.body().get(s.content.clone()).unwrap_or("");
+            let text = c.body().get(s.content()).unwrap_or("");
             json!({
                 "title": s.title,
                 "anchor": slug(&s.title),
