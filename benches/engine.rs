@@ -72,11 +72,14 @@ fn peak_rss_mb(root: &Path, args: &[&str]) -> Option<f64> {
 /// functions `auditbook applicability` uses (profile loading and validation included).
 fn applicability(cat: &auditbook::model::Catalogue, root: &Path) -> usize {
     let mut applies = 0;
+    // Parsed once for all fifty, as a portfolio audit does.
+    let prepared = auditbook::audit::applicability::Prepared::new(cat);
     for p in 0..50 {
         let path = root.join(format!("profiles/p{p:02}.yaml"));
         let shown = path.display().to_string();
         if let Ok(checked) = auditbook::audit::profile::load(cat, &path, &shown, None) {
-            let app = auditbook::audit::applicability::compute(cat, &checked.profile);
+            let app =
+                auditbook::audit::applicability::compute_with(cat, &prepared, &checked.profile);
             applies += app
                 .entries
                 .iter()

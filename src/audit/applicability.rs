@@ -6,6 +6,7 @@ use super::profile::Profile;
 use crate::dsl::{self, EvalError};
 use crate::model::config::BaselineConfig;
 use crate::model::{Catalogue, Check};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -141,15 +142,74 @@ impl Applicability {
     }
 }
 
+/// What applicability needs from each check whatever the profile: its expression parsed,
+/// printed and the fields it reads, in id order. Prepared once per catalogue, it serves any
+/// number of profiles (a portfolio, a diff, the benchmarks' fifty) without parsing again.
+pub struct Prepared<'c> {
+    checks: Vec<PreparedCheck<'c>>,
+}
+
+struct PreparedCheck<'c> {
+    check: &'c Check,
+    /// The parsed expression, or why it does not parse.
+    expr: Result<dsl::Expr, String>,
+    /// Profile fields the expression reads, sorted.
+    reads: Vec<String>,
+    /// The expression in canonical form.
+    shown: String,
+}
+
+impl<'c> Prepared<'c> {
+    pub fn new(cat: &'c Catalogue) -> Prepared<'c> {
+        let checks = cat
+            .checks_by_id()
+            .into_par_iter()
+            .map(|c| match dsl::parse(&c.applies_when) {
+                Ok(expr) => {
+                    let mut reads: Vec<String> = expr.paths().iter().map(|p| p.dotted()).collect();
+                    reads.sort();
+                    reads.dedup();
+                    let shown = expr.to_string();
+                    PreparedCheck {
+                        check: c,
+                        expr: Ok(expr),
+                        reads,
+                        shown,
+                    }
+                }
+                Err(e) => PreparedCheck {
+                    check: c,
+                    expr: Err(format!(
+                        "applies_when `{}` does not parse at column {}: {}",
+                        c.applies_when,
+                        e.span.column(&c.applies_when),
+                        e.message
+                    )),
+                    reads: Vec::new(),
+                    shown: String::new(),
+                },
+            })
+            .collect();
+        Prepared { checks }
+    }
+}
+
 /// Decide every check of the catalogue for this profile.
 pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
+    compute_with(cat, &Prepared::new(cat), profile)
+}
+
+/// Decide every check for this profile from expressions prepared once.
+pub fn compute_with(cat: &Catalogue, prepared: &Prepared<'_>, profile: &Profile) -> Applicability {
     // Read once, not per check: `baselines()` builds the effective configuration.
     let b = cat.config.baselines();
-    let entries = cat
-        .checks_by_id()
-        .into_iter()
-        .map(|c| {
-            let (status, reason, reads) = decide(&b, c, profile);
+    // Independent per check; `collect` keeps id order, so scheduling never shows.
+    let entries = prepared
+        .checks
+        .par_iter()
+        .map(|p| {
+            let c = p.check;
+            let (status, reason, reads) = decide(&b, p, profile);
             Entry {
                 id: c.id.to_string(),
                 status,
@@ -165,7 +225,12 @@ pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
     Applicability { entries }
 }
 
-fn decide(b: &BaselineConfig, c: &Check, profile: &Profile) -> (Status, String, Vec<String>) {
+fn decide(
+    b: &BaselineConfig,
+    p: &PreparedCheck<'_>,
+    profile: &Profile,
+) -> (Status, String, Vec<String>) {
+    let c = p.check;
     if c.spec_baseline != b.universal {
         let field = b.profile_field.clone();
         match profile.values.get(&field) {
@@ -192,25 +257,12 @@ fn decide(b: &BaselineConfig, c: &Check, profile: &Profile) -> (Status, String, 
             }
         }
     }
-    let expr = match dsl::parse(&c.applies_when) {
+    let expr = match &p.expr {
         Ok(e) => e,
-        Err(e) => {
-            return (
-                Status::Error,
-                format!(
-                    "applies_when `{}` does not parse at column {}: {}",
-                    c.applies_when,
-                    e.span.column(&c.applies_when),
-                    e.message
-                ),
-                Vec::new(),
-            )
-        }
+        Err(reason) => return (Status::Error, reason.clone(), Vec::new()),
     };
-    let mut reads: Vec<String> = expr.paths().iter().map(|p| p.dotted()).collect();
-    reads.sort();
-    reads.dedup();
-    let shown = expr.to_string();
+    let reads = p.reads.clone();
+    let shown = &p.shown;
     let values = || {
         reads
             .iter()
@@ -221,7 +273,7 @@ fn decide(b: &BaselineConfig, c: &Check, profile: &Profile) -> (Status, String, 
             .collect::<Vec<_>>()
             .join(", ")
     };
-    match dsl::eval(&expr, &profile.values) {
+    match dsl::eval(expr, &profile.values) {
         Ok(true) if reads.is_empty() => (
             Status::Applies,
             format!("`{shown}`: applies to every server"),

@@ -34,7 +34,24 @@ pub fn run<'c>(
     results_file: Option<&DataFile>,
     policy: verdict::Policy,
 ) -> Run<'c> {
-    let app = applicability::compute(cat, &checked.profile);
+    run_with(
+        cat,
+        &applicability::Prepared::new(cat),
+        checked,
+        results_file,
+        policy,
+    )
+}
+
+/// `run` with the catalogue's expressions prepared once (for many profiles).
+pub fn run_with<'c>(
+    cat: &'c Catalogue,
+    prepared: &applicability::Prepared<'_>,
+    checked: &profile::Checked,
+    results_file: Option<&DataFile>,
+    policy: verdict::Policy,
+) -> Run<'c> {
+    let app = applicability::compute_with(cat, prepared, &checked.profile);
     let mut problems = checked.diagnostics.clone();
     for e in &app.entries {
         if e.status == applicability::Status::Error {

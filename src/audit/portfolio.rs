@@ -282,6 +282,7 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
     let mut diags = p.diagnostics.clone();
     diags.extend(p.file.notes.iter().cloned());
     let severities = cat.config.severities();
+    let prepared = super::applicability::Prepared::new(cat);
     let mut servers = Vec::new();
     for s in &p.servers {
         let checked = match p.profile_of(cat, s) {
@@ -303,7 +304,7 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
                 }
             },
         };
-        let run = super::run(cat, &checked, results.as_ref(), policy);
+        let run = super::run_with(cat, &prepared, &checked, results.as_ref(), policy);
         diags.extend(run.audit.problems.iter().cloned());
         let score = super::score::score(cat, &run.audit);
         let by_category = cat

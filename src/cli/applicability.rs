@@ -39,6 +39,7 @@ struct Side {
 /// Load and decide one profile; diagnostics about it are collected, not printed.
 fn side(
     cat: &Catalogue,
+    prepared: &applicability::Prepared<'_>,
     path: &std::path::Path,
     server: Option<&str>,
     problems: &mut Vec<Diagnostic>,
@@ -51,7 +52,7 @@ fn side(
                 checked.profile.source.shown.clone(),
                 checked.profile.source.text.clone(),
             ));
-            let app = applicability::compute(cat, &checked.profile);
+            let app = applicability::compute_with(cat, prepared, &checked.profile);
             Ok(Some(Side { checked, app }))
         }
         Err(d) => {
@@ -69,8 +70,10 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
     let cat = &loaded.catalogue;
     let mut problems = Vec::new();
     let mut texts = Vec::new();
+    let prepared = applicability::Prepared::new(cat);
     let a = side(
         cat,
+        &prepared,
         &args.profile,
         args.server.as_deref(),
         &mut problems,
@@ -80,6 +83,7 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
     let b = match other {
         Some(p) => side(
             cat,
+            &prepared,
             p,
             args.other_server.as_deref(),
             &mut problems,
