@@ -4,7 +4,7 @@
 //! - in process: load, load + graph + lint, and applicability of every check over 50 profiles;
 //! - as a whole process (what a maintainer waits for): `lint`, `verify`, `lint --verify` and
 //!   an `audit` report;
-//! - peak memory (max RSS via /usr/bin/time) of `lint --verify`.
+//! - peak memory (max RSS via /usr/bin/time) of `lint --verify` and of the `audit` report.
 //!
 //! Each timing is the median of several runs. Set AUDITBOOK_BENCH_SIZES=120,1000 to choose
 //! sizes; the figures go to stdout as a Markdown table (BENCHMARKS.md records them).
@@ -123,8 +123,8 @@ fn main() {
         ms(shipped_both)
     );
     let base = std::env::temp_dir().join("auditbook-bench");
-    println!("| checks | body | load (ms) | load+lint (ms) | applicability ×50 profiles (ms) | `lint` (ms) | `verify` (ms) | `lint --verify` (ms) | `audit` report (ms) | peak RSS `lint --verify` (MB) |");
-    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| checks | body | load (ms) | load+lint (ms) | applicability ×50 profiles (ms) | `lint` (ms) | `verify` (ms) | `lint --verify` (ms) | `audit` report (ms) | peak RSS `lint --verify` (MB) | peak RSS `audit` (MB) |");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (n, body) in sizes {
         let root = base.join(format!("{n}-{body:?}"));
         if !root.join("catalogue.yaml").exists() {
@@ -139,11 +139,15 @@ fn main() {
                 .output();
         }
         let runs = if n >= 10_000 { 3 } else { 10 };
+        // Lean, as `lint` and `verify` load.
+        let lean = auditbook::load::Options {
+            keep_check_texts: false,
+        };
         let load = time(runs, || {
-            let _ = auditbook::load::load(&root);
+            let _ = auditbook::load::load_with(&root, lean);
         });
         let lint = time(runs, || {
-            if let Ok(l) = auditbook::load::load(&root) {
+            if let Ok(l) = auditbook::load::load_with(&root, lean) {
                 let g = auditbook::graph::Graph::build(&l.catalogue);
                 let _ = auditbook::lint::run(&l.catalogue, &g);
             }
@@ -173,11 +177,15 @@ fn main() {
             &["audit", profile.to_str().unwrap_or(""), "--format", "md"],
             if n >= 100_000 { 3 } else { 11 },
         );
-        let rss = peak_rss_mb(&root, &["lint", "--verify", "--format", "json"])
-            .map(|m| format!("{m:.0}"))
-            .unwrap_or_else(|| "n/a".into());
+        let mb = |args: &[&str]| {
+            peak_rss_mb(&root, args)
+                .map(|m| format!("{m:.0}"))
+                .unwrap_or_else(|| "n/a".into())
+        };
+        let rss = mb(&["lint", "--verify", "--format", "json"]);
+        let rss_audit = mb(&["audit", profile.to_str().unwrap_or(""), "--format", "md"]);
         println!(
-            "| {n} | {body:?} | {} | {} | {} | {} | {} | {} | {} | {rss} |",
+            "| {n} | {body:?} | {} | {} | {} | {} | {} | {} | {} | {rss} | {rss_audit} |",
             ms(load),
             ms(lint),
             ms(appl),

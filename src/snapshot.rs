@@ -106,12 +106,8 @@ pub struct Snapshot {
     pub rules: Vec<RuleRecord>,
 }
 
-pub fn take(cat: &Catalogue) -> Snapshot {
-    let checks: Vec<CheckRecord> = cat
-        .checks_by_id()
-        .into_iter()
-        .map(CheckRecord::of)
-        .collect();
+/// The retired ledger sorted by id, and the rules as records.
+fn ledger_and_rules(cat: &Catalogue) -> (Vec<RetiredDecl>, Vec<RuleRecord>) {
     let mut retired = cat.config.retired.clone();
     retired.sort_by(|a, b| a.id.cmp(&b.id));
     let rules: Vec<RuleRecord> = cat
@@ -124,7 +120,22 @@ pub fn take(cat: &Catalogue) -> Snapshot {
             checks: r.checks().into_iter().map(String::from).collect(),
         })
         .collect();
-    let fingerprints = fingerprints_of(cat, &checks, &retired, &rules);
+    (retired, rules)
+}
+
+pub fn take(cat: &Catalogue) -> Snapshot {
+    let checks: Vec<CheckRecord> = cat
+        .checks_by_id()
+        .into_iter()
+        .map(CheckRecord::of)
+        .collect();
+    let (retired, rules) = ledger_and_rules(cat);
+    let fingerprints = fingerprints_of(
+        cat,
+        checks.iter().map(CheckRecord::semantic),
+        &retired,
+        &rules,
+    );
     Snapshot {
         snapshot_format: 1,
         engine_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -139,9 +150,12 @@ pub fn take(cat: &Catalogue) -> Snapshot {
     }
 }
 
+/// The semantic digest is the sha256 of the compact JSON document
+/// `{"checks":[…],"retired":[…],"rules":[…]}`; it is fed to the hasher one check at a time,
+/// so a large catalogue never holds the whole document (or every record) at once.
 fn fingerprints_of(
     cat: &Catalogue,
-    checks: &[CheckRecord],
+    mut checks: impl Iterator<Item = serde_json::Value>,
     retired: &[RetiredDecl],
     rules: &[RuleRecord],
 ) -> Fingerprints {
@@ -152,17 +166,61 @@ fn fingerprints_of(
         bytes.update(text.as_bytes());
         bytes.update([0]);
     }
-    let doc = json!({
-        "checks": checks.iter().map(CheckRecord::semantic).collect::<Vec<_>>(),
-        "retired": retired.iter().map(|r| json!([r.id, r.merged_into, r.replaced_by])).collect::<Vec<_>>(),
-        "rules": rules.iter().map(|r| json!([r.id, r.coverage, r.checks])).collect::<Vec<_>>(),
-    });
+    let mut semantic = Sha256::new();
+    let mut array = |key: &str, first: bool, items: &mut dyn Iterator<Item = serde_json::Value>| {
+        semantic.update(if first { "{\"" } else { "],\"" });
+        semantic.update(key);
+        semantic.update("\":[");
+        for (i, item) in items.enumerate() {
+            if i > 0 {
+                semantic.update(",");
+            }
+            semantic.update(item.to_string());
+        }
+    };
+    array("checks", true, &mut checks);
+    let mut retired_items = retired
+        .iter()
+        .map(|r| json!([r.id, r.merged_into, r.replaced_by]));
+    array("retired", false, &mut retired_items);
+    let mut rule_items = rules.iter().map(|r| json!([r.id, r.coverage, r.checks]));
+    array("rules", false, &mut rule_items);
+    semantic.update("]}");
     Fingerprints {
         bytes: hex(&bytes.finalize()),
-        semantic: sha256(doc.to_string().as_bytes()),
+        semantic: hex(&semantic.finalize()),
     }
 }
 
 pub fn fingerprints(cat: &Catalogue) -> Fingerprints {
-    take(cat).fingerprints
+    let (retired, rules) = ledger_and_rules(cat);
+    let checks = cat
+        .checks_by_id()
+        .into_iter()
+        .map(|c| CheckRecord::of(c).semantic());
+    fingerprints_of(cat, checks, &retired, &rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The streamed semantic digest is the digest of the whole document written at once.
+    #[test]
+    fn the_streamed_digest_is_that_of_the_whole_document() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph");
+        let cat = crate::load::load(&root).unwrap().catalogue;
+        let snap = take(&cat);
+        let doc = json!({
+            "checks": snap.checks.iter().map(CheckRecord::semantic).collect::<Vec<_>>(),
+            "retired": snap.retired.iter().map(|r| json!([r.id, r.merged_into, r.replaced_by])).collect::<Vec<_>>(),
+            "rules": snap.rules.iter().map(|r| json!([r.id, r.coverage, r.checks])).collect::<Vec<_>>(),
+        });
+        assert!(!snap.retired.is_empty() && !snap.rules.is_empty());
+        assert_eq!(
+            snap.fingerprints.semantic,
+            sha256(doc.to_string().as_bytes())
+        );
+        assert_eq!(fingerprints(&cat), snap.fingerprints);
+    }
 }
