@@ -595,3 +595,38 @@ fn portfolio_matrix_with_results_dir() {
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.contains("| alpha | not-production-ready | 80 |"), "{md}");
 }
+
+/// Findings about input files are shown against the text that was read: the offending line
+/// appears under the finding, for a profile on its own and for one inside a portfolio.
+#[test]
+fn unusable_inputs_are_shown_with_their_own_lines() {
+    let f = Fixture::new("clean");
+    let broken = "transport: stdio-only\nsdk_language: Python\nsdk_language: Rust\n";
+    f.write("broken.yaml", broken);
+    f.write("alpha.yaml", broken);
+    f.write("folio.yaml", PORTFOLIO);
+    for cmd in [
+        vec!["audit", "broken.yaml"],
+        vec!["applicability", "broken.yaml"],
+        vec!["profile", "check", "broken.yaml"],
+        vec!["portfolio", "folio.yaml"],
+    ] {
+        let out = f.cmd().args(&cmd).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{cmd:?}");
+        let shown = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        assert!(shown.contains("AB5"), "{cmd:?}: {shown}");
+        assert!(
+            shown.contains("sdk_language: Rust"),
+            "{cmd:?} shows the offending line: {shown}"
+        );
+    }
+    // The twin: a usable profile gives no such finding.
+    f.write("broken.yaml", FULL);
+    let out = f
+        .cmd()
+        .args(["profile", "check", "broken.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -261,9 +261,11 @@ proptest! {
         let (_dir, path) = written(&bytes, if json { "p.json" } else { "p.yaml" });
         match profile::load(cat, &path, "p.yaml", None) {
             Ok(checked) => audit_all(cat, &checked, None),
-            Err(DataError::Invalid(d)) => {
+            Err(DataError::Invalid { diagnostics: d, sources }) => {
                 prop_assert!(!d.is_empty());
                 prop_assert!(d.iter().all(|x| x.file.is_some()), "{d:?}");
+                // Each finding comes with the text it is about (never a second reading).
+                prop_assert!(d.iter().all(|x| x.file.as_ref().is_some_and(|f| sources.contains_key(f))), "{d:?}");
             }
             // Only a portfolio-shaped file without --server is refused outright.
             Err(DataError::Unreadable(m)) => prop_assert!(m.contains("portfolio"), "{m}"),
@@ -283,7 +285,10 @@ proptest! {
         let (_dir, path) = written(&bytes, "r.yaml");
         match data_file::read(&path, "r.yaml", &codes::RESULTS_INVALID) {
             Ok(file) => audit_all(cat, &checked, Some(&file)),
-            Err(DataError::Invalid(d)) => prop_assert!(!d.is_empty() && d.iter().all(|x| x.file.is_some())),
+            Err(DataError::Invalid { diagnostics: d, sources }) => {
+                prop_assert!(!d.is_empty());
+                prop_assert!(d.iter().all(|x| x.file.as_ref().is_some_and(|f| sources.contains_key(f))), "{d:?}");
+            }
             Err(DataError::Unreadable(m)) => panic!("a regular file is readable: {m}"),
         }
     }

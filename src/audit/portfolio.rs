@@ -10,7 +10,9 @@ use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use serde::Serialize;
 use serde_json::Value as Json;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub const SERVER_KEYS: &[&str] = &["name", "profile", "results"];
 pub const TOP_KEYS: &[&str] = &["servers", "name", "description"];
@@ -134,7 +136,7 @@ impl Portfolio {
             ProfileRef::File(path, shown) => {
                 let file = data_file::read(path, shown, &codes::PROFILE_INVALID)?;
                 if looks_like(&file.value) {
-                    return Err(DataError::Invalid(vec![self.file.at(
+                    return Err(DataError::invalid(vec![self.file.at(
                         &codes::PORTFOLIO_INVALID,
                         &format!("servers[{}].profile", s.index),
                         format!(
@@ -153,7 +155,7 @@ impl Portfolio {
                 c.diagnostics.extend(notes);
                 Ok(c)
             }
-            ProfileRef::Missing => Err(DataError::Invalid(vec![self.file.at(
+            ProfileRef::Missing => Err(DataError::invalid(vec![self.file.at(
                 &codes::PORTFOLIO_INVALID,
                 &format!("servers[{}]", s.index),
                 format!("server `{}` has no profile", s.name),
@@ -277,10 +279,20 @@ pub struct Matrix {
     pub verdicts: serde_json::Map<String, Json>,
 }
 
-/// Audit every server of the portfolio. Diagnostics of every input come back with the matrix.
-pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Diagnostic>) {
+/// Texts of the input files, by shown path.
+pub type Sources = BTreeMap<String, Arc<str>>;
+
+/// Audit every server of the portfolio. Diagnostics of every input come back with the matrix,
+/// and the text of every input file as it was read (for showing them).
+pub fn matrix(
+    cat: &Catalogue,
+    p: &Portfolio,
+    policy: Policy,
+) -> (Matrix, Vec<Diagnostic>, Sources) {
     let mut diags = p.diagnostics.clone();
     diags.extend(p.file.notes.iter().cloned());
+    let mut sources = Sources::new();
+    sources.insert(p.file.shown.clone(), Arc::from(p.file.text.as_str()));
     let severities = cat.config.severities();
     let prepared = super::applicability::Prepared::new(cat);
     let mut servers = Vec::new();
@@ -288,7 +300,7 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
         let checked = match p.profile_of(cat, s) {
             Ok(c) => c,
             Err(e) => {
-                let why = unusable(&p.file, s, e, "the profile", &mut diags);
+                let why = unusable(&p.file, s, e, "the profile", &mut diags, &mut sources);
                 servers.push(empty_row(cat, s, &severities, why));
                 continue;
             }
@@ -298,12 +310,17 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
             Some((path, shown)) => match data_file::read(path, shown, &codes::RESULTS_INVALID) {
                 Ok(f) => Some(f),
                 Err(e) => {
-                    let why = unusable(&p.file, s, e, "the results file", &mut diags);
+                    let why = unusable(&p.file, s, e, "the results file", &mut diags, &mut sources);
                     servers.push(empty_row(cat, s, &severities, why));
                     continue;
                 }
             },
         };
+        let profile = &checked.profile.source;
+        sources.insert(profile.shown.clone(), Arc::from(profile.text.as_str()));
+        if let Some(f) = &results {
+            sources.insert(f.shown.clone(), Arc::from(f.text.as_str()));
+        }
         let run = super::run_with(cat, &prepared, &checked, results.as_ref(), policy);
         diags.extend(run.audit.problems.iter().cloned());
         let score = super::score::score(cat, &run.audit);
@@ -382,6 +399,7 @@ pub fn matrix(cat: &Catalogue, p: &Portfolio, policy: Policy) -> (Matrix, Vec<Di
             verdicts,
         },
         diags,
+        sources,
     )
 }
 
@@ -393,6 +411,7 @@ fn unusable(
     e: DataError,
     what: &str,
     diags: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
 ) -> Vec<String> {
     match e {
         DataError::Unreadable(m) => {
@@ -403,9 +422,13 @@ fn unusable(
             ));
             vec![m]
         }
-        DataError::Invalid(d) => {
-            let n = d.len();
-            diags.extend(d);
+        DataError::Invalid {
+            diagnostics,
+            sources: read,
+        } => {
+            let n = diagnostics.len();
+            diags.extend(diagnostics);
+            sources.extend(read);
             vec![format!("{what} has {n} error(s)")]
         }
     }

@@ -10,7 +10,9 @@ use crate::model::Catalogue;
 use crate::render::text_table;
 use clap::Args;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct ApplicabilityArgs {
@@ -43,21 +45,19 @@ fn side(
     path: &std::path::Path,
     server: Option<&str>,
     problems: &mut Vec<Diagnostic>,
-    texts: &mut Vec<(String, String)>,
+    sources: &mut BTreeMap<String, Arc<str>>,
 ) -> Result<Option<Side>, Failure> {
     match inputs::profile(cat, path, server)? {
         Ok(checked) => {
             problems.extend(checked.diagnostics.iter().cloned());
-            texts.push((
-                checked.profile.source.shown.clone(),
-                checked.profile.source.text.clone(),
-            ));
+            let source = &checked.profile.source;
+            sources.insert(source.shown.clone(), Arc::from(source.text.as_str()));
             let app = applicability::compute_with(cat, prepared, &checked.profile);
             Ok(Some(Side { checked, app }))
         }
-        Err(d) => {
-            problems.extend(d);
-            texts.push((inputs::shown(path), inputs::text_of(path)));
+        Err(r) => {
+            problems.extend(r.diagnostics);
+            sources.extend(r.sources);
             Ok(None)
         }
     }
@@ -69,7 +69,7 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
     let mut problems = Vec::new();
-    let mut texts = Vec::new();
+    let mut sources = BTreeMap::new();
     let prepared = applicability::Prepared::new(cat);
     let a = side(
         cat,
@@ -77,7 +77,7 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
         &args.profile,
         args.server.as_deref(),
         &mut problems,
-        &mut texts,
+        &mut sources,
     )?;
     let other = args.other.as_ref().or(args.diff.as_ref());
     let b = match other {
@@ -87,16 +87,12 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
             p,
             args.other_server.as_deref(),
             &mut problems,
-            &mut texts,
+            &mut sources,
         )?,
         None => None,
     };
     crate::diag::normalise(&mut problems);
-    let refs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
-    inputs::eprint_problems(cli, &problems, &inputs::sources(&refs));
+    inputs::eprint_problems(cli, &problems, &sources);
     let (Some(a), true) = (a, other.is_none() || b.is_some()) else {
         return Ok(super::EXIT_FINDINGS);
     };

@@ -78,12 +78,10 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
-    let shown_profile = inputs::shown(&args.profile);
     let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
         Ok(c) => c,
-        Err(d) => {
-            let text = inputs::text_of(&args.profile);
-            inputs::eprint_problems(cli, &d, &inputs::sources(&[(&shown_profile, &text)]));
+        Err(r) => {
+            inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
             return Ok(super::EXIT_FINDINGS);
         }
     };
@@ -96,9 +94,8 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         None => None,
         Some((p, shown)) => match inputs::data(p, shown, &codes::RESULTS_INVALID)? {
             Ok(f) => Some(f),
-            Err(d) => {
-                let text = inputs::text_of(p);
-                inputs::eprint_problems(cli, &d, &inputs::sources(&[(shown, &text)]));
+            Err(r) => {
+                inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
                 return Ok(super::EXIT_FINDINGS);
             }
         },

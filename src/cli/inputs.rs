@@ -17,16 +17,34 @@ pub fn shown(p: &Path) -> String {
     p.to_string_lossy().replace('\\', "/")
 }
 
-/// `Ok(Err(diags))`: the file was read but is not usable; `Err`: it could not be read (exit 2).
+/// Findings about an input file that was read but is not usable, with the text they are about.
+pub struct Rejected {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: BTreeMap<String, Arc<str>>,
+}
+
+fn rejected(e: DataError) -> Result<Rejected, Failure> {
+    match e {
+        DataError::Invalid {
+            diagnostics,
+            sources,
+        } => Ok(Rejected {
+            diagnostics,
+            sources,
+        }),
+        DataError::Unreadable(m) => Err(Failure(m)),
+    }
+}
+
+/// `Ok(Err(_))`: the file was read but is not usable; `Err`: it could not be read (exit 2).
 pub fn profile(
     cat: &Catalogue,
     path: &Path,
     server: Option<&str>,
-) -> Result<Result<Checked, Vec<Diagnostic>>, Failure> {
+) -> Result<Result<Checked, Rejected>, Failure> {
     match profile::load(cat, path, &shown(path), server) {
         Ok(c) => Ok(Ok(c)),
-        Err(DataError::Invalid(d)) => Ok(Err(d)),
-        Err(DataError::Unreadable(m)) => Err(Failure(m)),
+        Err(e) => Ok(Err(rejected(e)?)),
     }
 }
 
@@ -34,11 +52,10 @@ pub fn data(
     path: &Path,
     shown_as: &str,
     invalid: &'static Code,
-) -> Result<Result<DataFile, Vec<Diagnostic>>, Failure> {
+) -> Result<Result<DataFile, Rejected>, Failure> {
     match data_file::read(path, shown_as, invalid) {
         Ok(f) => Ok(Ok(f)),
-        Err(DataError::Invalid(d)) => Ok(Err(d)),
-        Err(DataError::Unreadable(m)) => Err(Failure(m)),
+        Err(e) => Ok(Err(rejected(e)?)),
     }
 }
 
@@ -48,13 +65,6 @@ pub fn sources(files: &[(&str, &str)]) -> BTreeMap<String, Arc<str>> {
         .iter()
         .map(|(k, v)| (k.to_string(), Arc::from(*v)))
         .collect()
-}
-
-/// The text of a file the diagnostics may point into (best effort: it was read before).
-pub fn text_of(path: &Path) -> String {
-    std::fs::read(path)
-        .map(|b| String::from_utf8_lossy(&b).replace("\r\n", "\n"))
-        .unwrap_or_default()
 }
 
 /// Human diagnostics about input files on stderr (notes dropped under `-q`).

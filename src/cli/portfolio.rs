@@ -31,9 +31,8 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let shown = inputs::shown(&args.file);
     let file = match inputs::data(&args.file, &shown, &codes::PORTFOLIO_INVALID)? {
         Ok(f) => f,
-        Err(d) => {
-            let text = inputs::text_of(&args.file);
-            inputs::eprint_problems(cli, &d, &inputs::sources(&[(&shown, &text)]));
+        Err(r) => {
+            inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
             return Ok(super::EXIT_FINDINGS);
         }
     };
@@ -52,21 +51,8 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         }
         p.use_results_dir(dir, &inputs::shown(dir));
     }
-    let (m, diags) = portfolio::matrix(cat, &p, args.policy);
-    let mut texts = vec![(p.file.shown.clone(), p.file.text.clone())];
-    for s in &p.servers {
-        if let portfolio::ProfileRef::File(path, shown) = &s.profile {
-            texts.push((shown.clone(), inputs::text_of(path)));
-        }
-        if let Some((path, shown)) = &s.results {
-            texts.push((shown.clone(), inputs::text_of(path)));
-        }
-    }
-    let refs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
-    inputs::eprint_problems(cli, &diags, &inputs::sources(&refs));
+    let (m, diags, sources) = portfolio::matrix(cat, &p, args.policy);
+    inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
         "json" => common::json_text(&m)?,
         "md" => {

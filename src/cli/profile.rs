@@ -35,25 +35,26 @@ pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
     let shown = inputs::shown(&args.profile);
-    let (diags, fields, text) = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
-        Ok(c) => {
-            let fields: serde_json::Map<String, serde_json::Value> = c
-                .profile
-                .fields
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            let text = c.profile.source.text.clone();
-            let file = c.profile.source.shown.clone();
-            (c.diagnostics, Some((file, fields)), text)
-        }
-        Err(d) => (d, None, inputs::text_of(&args.profile)),
-    };
+    let (diags, fields, sources) =
+        match inputs::profile(cat, &args.profile, args.server.as_deref())? {
+            Ok(c) => {
+                let fields: serde_json::Map<String, serde_json::Value> = c
+                    .profile
+                    .fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let file = c.profile.source.shown.clone();
+                let text = c.profile.source.text.as_str();
+                let sources = inputs::sources(&[(file.as_str(), text)]);
+                (c.diagnostics, Some((file, fields)), sources)
+            }
+            Err(r) => (r.diagnostics, None, r.sources),
+        };
     let file = fields
         .as_ref()
         .map(|(f, _)| f.clone())
         .unwrap_or(shown.clone());
-    let sources = inputs::sources(&[(file.as_str(), text.as_str())]);
     let out = match fmt {
         "json" => {
             let mut extra = serde_json::Map::new();

@@ -97,6 +97,14 @@ impl Diagnostic {
         self
     }
 
+    /// Report this finding under another code (and its level), keeping message and help: an
+    /// expression problem found while reading `require_coverage` is that setting's finding.
+    pub fn under(mut self, code: &'static Code) -> Self {
+        self.code = code.code;
+        self.level = code.level;
+        self
+    }
+
     fn sort_key(&self) -> impl Ord + '_ {
         (
             self.file.as_deref().unwrap_or(""),

@@ -129,9 +129,9 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                 Err(d) => out.push(d.file(crate::load::config::FILE_NAME).line(line)),
             },
             Err(ds) => out.extend(ds.into_iter().map(|d| {
-                let mut d = d.file(crate::load::config::FILE_NAME).line(line);
-                d.code = codes::COVERAGE_EXPRESSION.code;
-                d
+                d.under(&codes::COVERAGE_EXPRESSION)
+                    .file(crate::load::config::FILE_NAME)
+                    .line(line)
             })),
         }
     }

@@ -47,8 +47,9 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
             Err(e) => {
                 let mut d = yaml_error(&e, 1);
                 if d.code == codes::YAML_INVALID.code {
-                    d.code = codes::CONFIG_INVALID.code;
-                    d.help = Some(codes::CONFIG_INVALID.help.to_string());
+                    d = d
+                        .under(&codes::CONFIG_INVALID)
+                        .help(codes::CONFIG_INVALID.help);
                 }
                 diags.push(d.file(FILE_NAME));
                 return (Config::default(), diags);

@@ -11,6 +11,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub struct DataFile {
     /// The path as the user named it, for diagnostics.
@@ -43,8 +44,30 @@ impl DataFile {
 pub enum DataError {
     /// The file could not be read at all: the engine cannot do its job (exit 2).
     Unreadable(String),
-    /// The file was read but is not usable data; the diagnostics say where.
-    Invalid(Vec<Diagnostic>),
+    /// The file was read but is not usable data; the diagnostics say where, and `sources`
+    /// holds what was read (by shown path), so they are shown against that text rather than a
+    /// second reading of the file.
+    Invalid {
+        diagnostics: Vec<Diagnostic>,
+        sources: BTreeMap<String, Arc<str>>,
+    },
+}
+
+impl DataError {
+    /// Findings about text the caller already holds (no file of their own).
+    pub fn invalid(diagnostics: Vec<Diagnostic>) -> DataError {
+        DataError::Invalid {
+            diagnostics,
+            sources: BTreeMap::new(),
+        }
+    }
+
+    fn invalid_in(d: Diagnostic, shown: &str, text: &str) -> DataError {
+        DataError::Invalid {
+            diagnostics: vec![d],
+            sources: BTreeMap::from([(shown.to_string(), Arc::from(text))]),
+        }
+    }
 }
 
 pub fn is_json(path: &Path) -> bool {
@@ -75,9 +98,14 @@ pub fn read(path: &Path, shown: &str, invalid: &'static Code) -> Result<DataFile
         )));
     }
     let digest = crate::snapshot::sha256(&bytes);
-    let t = decode(shown, bytes).map_err(|d| DataError::Invalid(vec![d]))?;
-    let value =
-        parse(&t.text, is_json(path), shown, invalid).map_err(|d| DataError::Invalid(vec![d]))?;
+    // Not UTF-8: the finding points at the first bad line; show it against a lossy reading.
+    let lossy = std::str::from_utf8(&bytes)
+        .is_err()
+        .then(|| String::from_utf8_lossy(&bytes).into_owned());
+    let t = decode(shown, bytes)
+        .map_err(|d| DataError::invalid_in(d, shown, lossy.as_deref().unwrap_or("")))?;
+    let value = parse(&t.text, is_json(path), shown, invalid)
+        .map_err(|d| DataError::invalid_in(d, shown, &t.text))?;
     Ok(DataFile {
         shown: shown.to_string(),
         path: path.to_path_buf(),
@@ -115,10 +143,7 @@ pub fn parse(
             d.line = Some(line);
             d.column = None;
         }
-        d.code = invalid.code;
-        d.level = invalid.level;
-        d.help = Some(invalid.help.to_string());
-        d.file(shown)
+        d.under(invalid).help(invalid.help).file(shown)
     })?;
     to_json(&yaml, "").map_err(|(path, msg)| {
         let line = super::yaml_lines::line_of(&key_lines(text), &path).unwrap_or(1);
