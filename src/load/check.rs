@@ -127,8 +127,10 @@ impl Reader<'_> {
             .unwrap_or_default()
     }
 
-    fn get(&self, key: &str) -> Option<&Value> {
-        self.fields.map.get(key)
+    /// Take a field's value out of the mapping (each field is read once; taking it spares a
+    /// copy of every value of every check).
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.fields.map.remove(key)
     }
 
     fn err(&mut self, code: &'static Code, key: &str, message: String, help: Option<String>) {
@@ -142,7 +144,7 @@ impl Reader<'_> {
 
     /// A string field; `None` when absent. Non-strings are reported, never converted.
     fn string(&mut self, key: &str, required: bool) -> Option<String> {
-        match self.get(key).cloned() {
+        match self.take(key) {
             None => {
                 if required {
                     let line = self.split.yaml_line.saturating_sub(1).max(1);
@@ -198,10 +200,10 @@ impl Reader<'_> {
         key: &str,
         code: &'static Code,
         allowed: &[String],
-        value: Option<&Value>,
+        value: Option<Value>,
     ) -> Option<String> {
         let found = match value {
-            Some(Value::String(s)) => s.clone(),
+            Some(Value::String(s)) => s,
             Some(other) => {
                 let raw = self.raw_value(key);
                 self.err(
@@ -209,7 +211,7 @@ impl Reader<'_> {
                     key,
                     format!(
                         "`{key}` is `{raw}` ({}); expected one of {}",
-                        describe(other),
+                        describe(&other),
                         list(allowed)
                     ),
                     None,
@@ -269,67 +271,61 @@ fn type_fields(
         .copied()
         .chain(vocab.extra_fields.iter().map(String::as_str))
         .collect();
-    let keys: Vec<Value> = r.fields.map.keys().cloned().collect();
     let mut extra = BTreeMap::new();
-    for key in keys {
-        let Value::String(k) = &key else {
+    let mut key_errors = Vec::new();
+    for (key, value) in &r.fields.map {
+        let Value::String(k) = key else {
             let d = Diagnostic::new(
                 &codes::WRONG_TYPE,
-                format!("frontmatter keys must be strings, found {}", describe(&key)),
+                format!("frontmatter keys must be strings, found {}", describe(key)),
             )
             .line(split.yaml_line);
-            r.errors.push(d);
+            key_errors.push(d);
             continue;
         };
         if vocab.extra_fields.iter().any(|e| e == k) {
-            if let Some(v) = r.get(k) {
-                extra.insert(k.clone(), serde_json::to_value(v).unwrap_or_default());
-            }
+            extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
         } else if !known.contains(&k.as_str()) {
             let help = match suggest(k, known.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`? (or declare `{k}` under extra_fields)"),
                 None => codes::UNKNOWN_FIELD.help.to_string(),
             };
-            let line = r.line(k);
-            r.errors.push(
+            key_errors.push(
                 Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
-                    .at(line, 1)
+                    .at(r.line(k), 1)
                     .width(k.chars().count())
                     .help(help),
             );
         }
     }
+    r.errors.extend(key_errors);
 
     let id = r.string("id", true);
     let title = r.string("title", true);
     let category = r.string("category", true);
     let applies_when = r.string("applies_when", true);
-    let severity = match r.get("severity").cloned() {
+    let severity = match r.take("severity") {
         None => r.string("severity", true),
-        v => r.vocabulary(
-            "severity",
-            &codes::BAD_SEVERITY,
-            vocab.severities,
-            v.as_ref(),
-        ),
+        v => r.vocabulary("severity", &codes::BAD_SEVERITY, vocab.severities, v),
     };
 
     let mut defaulted = Vec::new();
-    let adoption = match r.get("adoption").cloned() {
+    let adoption = match r.take("adoption") {
         None => {
             defaulted.push("adoption");
             Some(Adoption::Enforced)
         }
+        Some(Value::String(s)) if Adoption::parse(&s).is_some() => Adoption::parse(&s),
         v => {
             let allowed = ["enforced".to_string(), "advisory".to_string()];
-            r.vocabulary("adoption", &codes::BAD_ADOPTION, &allowed, v.as_ref())
+            r.vocabulary("adoption", &codes::BAD_ADOPTION, &allowed, v)
                 .and_then(|s| Adoption::parse(&s))
         }
     };
 
     let baselines = vocab.baselines;
     let mut alias = None;
-    let spec_baseline = match r.get("spec_baseline").cloned() {
+    let spec_baseline = match r.take("spec_baseline") {
         None => {
             defaulted.push("spec_baseline");
             Some(baselines.default.clone())
@@ -338,14 +334,16 @@ fn type_fields(
             alias = Some(s.clone());
             baselines.aliases.get(&s).cloned()
         }
+        // The common case first: a declared value needs no list of alternatives.
+        Some(Value::String(s)) if baselines.values.contains(&s) => Some(s),
         v => {
             let mut allowed = baselines.values.clone();
             allowed.extend(baselines.aliases.keys().cloned());
-            r.vocabulary("spec_baseline", &codes::BAD_BASELINE, &allowed, v.as_ref())
+            r.vocabulary("spec_baseline", &codes::BAD_BASELINE, &allowed, v)
         }
     };
 
-    let evidence_required = match r.get("evidence_required").cloned() {
+    let evidence_required = match r.take("evidence_required") {
         None => {
             defaulted.push("evidence_required");
             Some(1)
@@ -430,7 +428,7 @@ fn type_fields(
 /// Read the body: level-2 sections, the pass criteria, and references to other checks.
 pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
     let body = check.body();
-    let outline = markdown::outline(body, check.body_line, ids, Some(&check.id));
+    let outline = markdown::outline_without_tables(body, check.body_line, ids, Some(&check.id));
     let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
     let sections: Vec<Section> = (0..outline.headings.len())
         .filter_map(|i| {

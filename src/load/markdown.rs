@@ -96,6 +96,35 @@ pub fn outline(
     rules: &IdRules<'_>,
     self_id: Option<&str>,
 ) -> Outline {
+    scan(text, first_line, rules, self_id, true)
+}
+
+/// `outline` without tables, for check bodies: nothing reads a check's tables, and their
+/// cells were a good share of the loader's allocations.
+pub fn outline_without_tables(
+    text: &str,
+    first_line: usize,
+    rules: &IdRules<'_>,
+    self_id: Option<&str>,
+) -> Outline {
+    scan(text, first_line, rules, self_id, false)
+}
+
+/// Trim without a second allocation.
+fn trim_in_place(s: &mut String) {
+    let end = s.trim_end().len();
+    s.truncate(end);
+    let start = s.len() - s.trim_start().len();
+    s.drain(..start);
+}
+
+fn scan(
+    text: &str,
+    first_line: usize,
+    rules: &IdRules<'_>,
+    self_id: Option<&str>,
+    tables: bool,
+) -> Outline {
     let lines = Lines {
         text,
         index: super::text::LineIndex::new(text),
@@ -130,11 +159,12 @@ pub fn outline(
                 heading = Some((level as u8, range.start, String::new()));
             }
             Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, start, t)) = heading.take() {
+                if let Some((level, start, mut t)) = heading.take() {
                     let (line, _) = lines.at(start);
+                    trim_in_place(&mut t);
                     out.headings.push(Heading {
                         level,
-                        text: t.trim().to_string(),
+                        text: t,
                         line,
                         range: start..range.end,
                     });
@@ -159,7 +189,7 @@ pub fn outline(
                     out.task_items.push(finish_task(t));
                 }
             }
-            Event::Start(Tag::Table(_)) => {
+            Event::Start(Tag::Table(_)) if tables => {
                 let (line, _) = lines.at(range.start);
                 table = Some(Table {
                     line,
@@ -173,7 +203,7 @@ pub fn outline(
                     out.tables.push(t);
                 }
             }
-            Event::Start(Tag::TableRow) => {
+            Event::Start(Tag::TableRow) if tables => {
                 let (line, _) = lines.at(range.start);
                 row = Some(Row {
                     line,
@@ -185,7 +215,7 @@ pub fn outline(
                     t.rows.push(r);
                 }
             }
-            Event::Start(Tag::TableCell) => {
+            Event::Start(Tag::TableCell) if tables => {
                 cell = Some(Cell {
                     text: String::new(),
                     references: Vec::new(),
@@ -299,8 +329,16 @@ pub fn outline(
     out
 }
 
+/// A task's text with runs of whitespace as single spaces (one allocation).
 fn finish_task(mut t: TaskItem) -> TaskItem {
-    t.text = t.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut text = String::with_capacity(t.text.len());
+    for word in t.text.split_whitespace() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(word);
+    }
+    t.text = text;
     t
 }
 
