@@ -102,13 +102,28 @@ pub struct Link<'g> {
 /// What `build` needs while adding nodes and edges; dropped when the graph is done.
 struct Builder<'c> {
     graph: DiGraph<Node, Edge>,
+    /// Ids with a check file, sorted: the check node of `known[i]` is node `i` (checks are
+    /// added first), so checks need no hash map entry.
+    known: Vec<&'c str>,
+    /// The other nodes (rules, retired and missing ids, documents).
     index: HashMap<Node, NodeIndex>,
     files: Vec<CompactString>,
+    /// Files stated more than once (rule files, documents, catalogue.yaml); a check's file is
+    /// added once, with its check.
     file_index: HashMap<&'c str, u32>,
 }
 
 impl<'c> Builder<'c> {
+    fn is_check(&self, id: &str) -> bool {
+        self.known.binary_search(&id).is_ok()
+    }
+
     fn node(&mut self, n: Node) -> NodeIndex {
+        if let Node::Check(id) = &n {
+            if let Ok(i) = self.known.binary_search(&id.as_str()) {
+                return NodeIndex::new(i);
+            }
+        }
         if let Some(i) = self.index.get(&n) {
             return *i;
         }
@@ -117,20 +132,24 @@ impl<'c> Builder<'c> {
         i
     }
 
+    fn new_file(&mut self, file: &str) -> u32 {
+        let i = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
+        self.files.push(file.into());
+        i
+    }
+
     fn file(&mut self, file: &'c str) -> u32 {
         if let Some(i) = self.file_index.get(file) {
             return *i;
         }
-        let i = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
-        self.files.push(file.into());
+        let i = self.new_file(file);
         self.file_index.insert(file, i);
         i
     }
 
-    fn edge(&mut self, from: Node, to: Node, kind: EdgeKind, file: &'c str, at: (usize, usize)) {
+    fn edge(&mut self, from: Node, to: Node, kind: EdgeKind, file: u32, at: (usize, usize)) {
         let a = self.node(from);
         let b = self.node(to);
-        let file = self.file(file);
         let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         let edge = Edge {
             kind,
@@ -151,7 +170,14 @@ fn edge_kind(r: &Reference) -> EdgeKind {
 
 impl Graph {
     pub fn build(cat: &Catalogue) -> Graph {
-        let known = cat.known_ids();
+        let mut known: Vec<&str> = cat
+            .checks
+            .iter()
+            .map(|c| c.id.as_str())
+            .chain(cat.broken.iter().map(|b| b.stem.as_str()))
+            .collect();
+        known.sort_unstable();
+        known.dedup();
         // Sized up front: growing by doubling left up to half of the edge list unused.
         let edges: usize = cat.checks.iter().map(|c| c.references.len()).sum::<usize>()
             + cat
@@ -167,26 +193,28 @@ impl Graph {
                 .map(|d| d.outline.references.len())
                 .sum::<usize>()
             + 2 * cat.config.retired.len();
-        let nodes = known.len() + cat.rules.len() + cat.config.retired.len() + cat.documents.len();
+        let others = cat.rules.len() + cat.config.retired.len() + cat.documents.len();
+        let mut graph = DiGraph::with_capacity(known.len() + others, edges);
+        for id in &known {
+            graph.add_node(Node::Check((*id).into()));
+        }
         let mut g = Builder {
-            graph: DiGraph::with_capacity(nodes, edges),
-            index: HashMap::with_capacity(nodes),
+            graph,
+            known,
+            index: HashMap::with_capacity(others),
             files: Vec::new(),
             file_index: HashMap::new(),
         };
         let retired_lines = retired_lines(cat);
         let retired: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
-        for id in &known {
-            g.node(Node::Check((*id).into()));
-        }
         for r in &cat.config.retired {
             // A retired number with a check file is a check (lint reports the reuse).
-            if !known.contains(r.id.as_str()) {
+            if !g.is_check(&r.id) {
                 g.node(Node::Retired(r.id.as_str().into()));
             }
         }
-        let target = |id: &str| {
-            if known.contains(id) {
+        let target = |g: &Builder<'_>, id: &str| {
+            if g.is_check(id) {
                 Node::Check(id.into())
             } else if retired.contains(id) {
                 Node::Retired(id.into())
@@ -194,8 +222,9 @@ impl Graph {
                 Node::Missing(id.into())
             }
         };
+        let config = g.file(crate::load::config::FILE_NAME);
         for r in &cat.config.retired {
-            let from = if known.contains(r.id.as_str()) {
+            let from = if g.is_check(&r.id) {
                 Node::Check(r.id.as_str().into())
             } else {
                 Node::Retired(r.id.as_str().into())
@@ -206,31 +235,30 @@ impl Graph {
                 (EdgeKind::ReplacedBy, &r.replaced_by),
             ] {
                 if let Some(s) = succ {
-                    let config = crate::load::config::FILE_NAME;
-                    g.edge(from.clone(), target(s), kind, config, (line, 1));
+                    let to = target(&g, s);
+                    g.edge(from.clone(), to, kind, config, (line, 1));
                 }
             }
         }
         for c in cat.checks_by_id() {
+            if c.references.is_empty() {
+                continue;
+            }
+            let file = g.new_file(&c.file);
             for r in &c.references {
-                let from = Node::Check(c.id.clone());
-                g.edge(
-                    from,
-                    target(&r.target),
-                    edge_kind(r),
-                    &c.file,
-                    (r.line, r.column),
-                );
+                let (from, to) = (Node::Check(c.id.clone()), target(&g, &r.target));
+                g.edge(from, to, edge_kind(r), file, (r.line, r.column));
             }
         }
         for rule in &cat.rules {
             let from = Node::Rule(rule.id.as_str().into());
             g.node(from.clone());
             for m in &rule.mappings {
+                let file = g.file(m.origin.file());
                 for (i, id) in m.checks.iter().enumerate() {
                     let line = m.lines.get(i).copied().unwrap_or_else(|| m.origin.line());
-                    let (kind, file) = (EdgeKind::Covers, m.origin.file());
-                    g.edge(from.clone(), target(id), kind, file, (line, 1));
+                    let to = target(&g, id);
+                    g.edge(from.clone(), to, EdgeKind::Covers, file, (line, 1));
                 }
             }
             let file = rule.mappings.iter().find_map(|m| match &m.origin {
@@ -238,18 +266,20 @@ impl Graph {
                 RuleOrigin::Table { .. } => None,
             });
             if let Some(file) = file {
+                let file = g.file(file);
                 for r in &rule.references {
-                    let at = (r.line, r.column);
-                    g.edge(from.clone(), target(&r.target), edge_kind(r), file, at);
+                    let to = target(&g, &r.target);
+                    g.edge(from.clone(), to, edge_kind(r), file, (r.line, r.column));
                 }
             }
         }
         for d in &cat.documents {
             let from = Node::Document(d.path.as_str().into());
             g.node(from.clone());
+            let file = g.file(&d.path);
             for r in &d.outline.references {
-                let at = (r.line, r.column);
-                g.edge(from.clone(), target(&r.target), edge_kind(r), &d.path, at);
+                let to = target(&g, &r.target);
+                g.edge(from.clone(), to, edge_kind(r), file, (r.line, r.column));
             }
         }
         let Builder { graph, files, .. } = g;

@@ -267,8 +267,8 @@ fn link(c: &Check, o: &Options) -> String {
 fn sources(c: &Check, o: &Options) -> Sources {
     Sources {
         link: link(c, o),
-        spec_ref: c.spec_ref.clone(),
-        pdf_ref: c.pdf_ref.clone(),
+        spec_ref: c.spec_ref().map(String::from),
+        pdf_ref: c.pdf_ref().map(String::from),
     }
 }
 

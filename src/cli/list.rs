@@ -29,10 +29,10 @@ pub fn effective(c: &Check) -> serde_json::Value {
         "spec_baseline": c.spec_baseline,
         "adoption": c.adoption,
         "evidence_required": c.evidence_required,
-        "pdf_ref": c.pdf_ref,
-        "spec_ref": c.spec_ref,
-        "extra": c.extra,
-        "defaulted": c.defaulted,
+        "pdf_ref": c.pdf_ref(),
+        "spec_ref": c.spec_ref(),
+        "extra": c.extra(),
+        "defaulted": c.defaulted(),
         "file": c.file,
     })
 }

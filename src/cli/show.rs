@@ -136,7 +136,7 @@ fn human(
 ) -> String {
     let mut out = format!("{} — {}\n{}\n\n", c.id, c.title, c.file);
     let defaulted = |f: &str| {
-        if c.defaulted.contains(&f) {
+        if c.defaulted().contains(&f) {
             " (default)"
         } else {
             ""
@@ -152,7 +152,7 @@ fn human(
         ),
         (
             "spec_baseline",
-            match &c.spec_baseline_alias {
+            match c.spec_baseline_alias() {
                 Some(a) => format!("{} (written `{a}`)", c.spec_baseline),
                 None => c.spec_baseline.to_string(),
             },
@@ -168,7 +168,7 @@ fn human(
     for (k, v, d) in fields {
         out.push_str(&format!("  {k:<18} {v}{d}\n"));
     }
-    for (k, v) in [("pdf_ref", &c.pdf_ref), ("spec_ref", &c.spec_ref)] {
+    for (k, v) in [("pdf_ref", c.pdf_ref()), ("spec_ref", c.spec_ref())] {
         if let Some(v) = v {
             out.push_str(&format!("  {k:<18} {v}\n"));
         }

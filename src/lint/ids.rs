@@ -3,16 +3,13 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::load::id_regex;
-use crate::model::{Catalogue, Check, Mode};
-use std::collections::BTreeMap;
+use crate::model::{Catalogue, Mode};
 use std::path::Path;
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let id_re = id_regex(&cat.config);
     let mut out = Vec::new();
-    let mut by_id: BTreeMap<&str, Vec<&Check>> = BTreeMap::new();
     for c in &cat.checks {
-        by_id.entry(c.id.as_str()).or_default().push(c);
         let at = |field: &str, code, msg: String| {
             Diagnostic::new(code, msg)
                 .file(c.file.clone())
@@ -82,12 +79,14 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
             );
         }
     }
-    for (id, checks) in by_id {
+    // Sorted by id (then file), duplicates are neighbours: no map of every id is needed.
+    for checks in cat.checks_by_id().chunk_by(|a, b| a.id == b.id) {
         if checks.len() < 2 {
             continue;
         }
+        let id = checks.first().map(|c| c.id.as_str()).unwrap_or("");
         let files: Vec<&str> = checks.iter().map(|c| c.file.as_str()).collect();
-        for c in &checks {
+        for c in checks {
             out.push(
                 Diagnostic::new(
                     &codes::DUPLICATE_ID,

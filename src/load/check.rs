@@ -400,11 +400,14 @@ fn type_fields(
             spec_baseline: spec_baseline.into(),
             adoption,
             evidence_required,
-            pdf_ref,
-            spec_ref,
-            extra,
-            defaulted,
-            spec_baseline_alias: alias,
+            rare: crate::model::check::Rare {
+                pdf_ref,
+                spec_ref,
+                extra,
+                defaulted,
+                spec_baseline_alias: alias,
+            }
+            .boxed(),
             file: CompactString::default(),
             body_line: split.body_line,
             sections: Box::default(),
@@ -435,7 +438,7 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
             let h = outline.headings.get(i).filter(|h| h.level == 2)?;
             let content = outline.section_range(i, body.len())?;
             Some(Section {
-                title: h.text.as_str().into(),
+                title: crate::model::check::SectionTitle::new(&h.text),
                 line: narrow(h.line),
                 start: narrow(content.start),
                 end: narrow(content.end),

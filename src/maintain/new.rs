@@ -7,15 +7,7 @@ use crate::render::templates::Templates;
 use crate::write::Change;
 use std::path::PathBuf;
 
-pub const DEFAULT_SECTIONS: &[&str] = &[
-    "Description",
-    "Verification",
-    "Pass Criteria",
-    "Common Failures",
-    "Remediation",
-    "Effort",
-    "References",
-];
+pub const DEFAULT_SECTIONS: &[&str] = &crate::model::check::STANDARD_SECTIONS;
 
 /// The next id of `category`: one past the highest number any check or retired entry used.
 pub fn next_id(cat: &Catalogue, category: &str) -> Result<String, Refused> {

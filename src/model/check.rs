@@ -36,8 +36,7 @@ impl Adoption {
 // Sections, criteria and references are the bulk of a check's model: their positions are
 // 32-bit (files are limited to 10 MB) and their lists are boxed slices, without growth room.
 pub struct Section {
-    /// Inline for the usual section names (no allocation per section).
-    pub title: CompactString,
+    pub title: SectionTitle,
     pub line: u32,
     /// Byte range of the section's content in the body (after its heading, up to the next
     /// level-2 heading); see `content()`.
@@ -45,6 +44,72 @@ pub struct Section {
     pub start: u32,
     #[serde(skip)]
     pub end: u32,
+}
+
+/// The sections a check of this format has (the template `new` writes).
+pub const STANDARD_SECTIONS: [&str; 7] = [
+    "Description",
+    "Verification",
+    "Pass Criteria",
+    "Common Failures",
+    "Remediation",
+    "Effort",
+    "References",
+];
+
+/// A section title: one of `STANDARD_SECTIONS` by number (no allocation, and half the size of
+/// a string), or any other title as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SectionTitle {
+    Standard(u8),
+    Other(Box<str>),
+}
+
+impl SectionTitle {
+    pub fn new(title: &str) -> SectionTitle {
+        match STANDARD_SECTIONS.iter().position(|s| *s == title) {
+            Some(i) => SectionTitle::Standard(i as u8),
+            None => SectionTitle::Other(title.into()),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            SectionTitle::Standard(i) => STANDARD_SECTIONS.get(*i as usize).copied().unwrap_or(""),
+            SectionTitle::Other(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for SectionTitle {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for SectionTitle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for SectionTitle {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for SectionTitle {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Serialize for SectionTitle {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 impl Section {
@@ -75,14 +140,9 @@ pub struct Check {
     pub spec_baseline: CompactString,
     pub adoption: Adoption,
     pub evidence_required: u32,
-    pub pdf_ref: Option<String>,
-    pub spec_ref: Option<String>,
-    /// Keys declared under `extra_fields`, as JSON values.
-    pub extra: BTreeMap<String, serde_json::Value>,
-    /// Fields whose value came from the format's default rather than the file.
-    pub defaulted: Vec<&'static str>,
-    /// The baseline exactly as written, when it was an alias (`beide`).
-    pub spec_baseline_alias: Option<String>,
+    /// What few checks have (see `Rare`); `None` when a check has none of it.
+    #[serde(flatten)]
+    pub rare: Option<Box<Rare>>,
     /// Path relative to the catalogue root, `/`-separated.
     pub file: CompactString,
     pub body_line: usize,
@@ -102,6 +162,28 @@ pub struct Check {
     #[serde(skip)]
     pub body_start: usize,
 }
+
+/// Fields most checks leave out, boxed so that those checks pay one pointer for all of them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Rare {
+    pub pdf_ref: Option<String>,
+    pub spec_ref: Option<String>,
+    /// Keys declared under `extra_fields`, as JSON values.
+    pub extra: BTreeMap<String, serde_json::Value>,
+    /// Fields whose value came from the format's default rather than the file.
+    pub defaulted: Vec<&'static str>,
+    /// The baseline exactly as written, when it was an alias (`beide`).
+    pub spec_baseline_alias: Option<String>,
+}
+
+impl Rare {
+    /// Boxed, or `None` when there is nothing to hold.
+    pub fn boxed(self) -> Option<Box<Rare>> {
+        (self != Rare::default()).then(|| Box::new(self))
+    }
+}
+
+static NO_EXTRA: BTreeMap<String, serde_json::Value> = BTreeMap::new();
 
 /// The format's own frontmatter keys, in the order `FieldLines` stores them.
 pub const FIELD_KEYS: [&str; 10] = [
@@ -157,6 +239,29 @@ impl Check {
             .unwrap_or(2)
     }
 
+    pub fn pdf_ref(&self) -> Option<&str> {
+        self.rare.as_ref()?.pdf_ref.as_deref()
+    }
+
+    pub fn spec_ref(&self) -> Option<&str> {
+        self.rare.as_ref()?.spec_ref.as_deref()
+    }
+
+    /// Keys declared under `extra_fields`, as JSON values.
+    pub fn extra(&self) -> &BTreeMap<String, serde_json::Value> {
+        self.rare.as_ref().map(|r| &r.extra).unwrap_or(&NO_EXTRA)
+    }
+
+    /// Fields whose value came from the format's default rather than the file.
+    pub fn defaulted(&self) -> &[&'static str] {
+        self.rare.as_ref().map(|r| &r.defaulted[..]).unwrap_or(&[])
+    }
+
+    /// The baseline exactly as written, when it was an alias (`beide`).
+    pub fn spec_baseline_alias(&self) -> Option<&str> {
+        self.rare.as_ref()?.spec_baseline_alias.as_deref()
+    }
+
     /// The whole file's text, unless a lean load released it.
     pub fn text(&self) -> Option<&str> {
         self.source.get().map(|t| &**t)
@@ -177,5 +282,23 @@ impl Check {
     /// The text of a level-2 section (without its heading), if present.
     pub fn section_text(&self, title: &str) -> Option<&str> {
         self.body().get(self.section(title)?.content())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_titles_keep_their_text_and_stay_small() {
+        for t in STANDARD_SECTIONS {
+            assert!(matches!(SectionTitle::new(t), SectionTitle::Standard(_)));
+            assert_eq!(SectionTitle::new(t).as_str(), t);
+        }
+        let other = SectionTitle::new("Prüfung");
+        assert_eq!(other, "Prüfung");
+        assert!(matches!(other, SectionTitle::Other(_)));
+        // A large catalogue holds several sections per check.
+        assert!(std::mem::size_of::<Section>() <= 32);
     }
 }

@@ -51,8 +51,8 @@ impl Env for CheckEnv<'_> {
             "spec_baseline" => s(&c.spec_baseline),
             "applies_when" => s(&c.applies_when),
             "evidence_required" => Some(Value::Str(c.evidence_required.to_string())),
-            "pdf_ref" => s(c.pdf_ref.as_deref().unwrap_or("")),
-            "spec_ref" => s(c.spec_ref.as_deref().unwrap_or("")),
+            "pdf_ref" => s(c.pdf_ref().unwrap_or("")),
+            "spec_ref" => s(c.spec_ref().unwrap_or("")),
             _ => None,
         }
     }

@@ -205,12 +205,12 @@ fn check_page(cat: &Catalogue, graph: &Graph, c: &Check) -> Value {
         json!({"name": "spec_baseline", "value": c.spec_baseline}),
         json!({"name": "evidence_required", "value": c.evidence_required.to_string()}),
     ];
-    for (name, v) in [("pdf_ref", &c.pdf_ref), ("spec_ref", &c.spec_ref)] {
+    for (name, v) in [("pdf_ref", c.pdf_ref()), ("spec_ref", c.spec_ref())] {
         if let Some(v) = v {
             fields.push(json!({"name": name, "value": v}));
         }
     }
-    for (name, v) in &c.extra {
+    for (name, v) in c.extra() {
         let value = match v {
             Value::String(s) => s.clone(),
             other => other.to_string(),
