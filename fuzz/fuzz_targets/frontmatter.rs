@@ -29,7 +29,8 @@ fuzz_target!(|data: &[u8]| {
         baselines: &baselines,
         extra_fields: &cfg.extra_fields,
     };
-    let Ok(mut c) = check::load("checks/FID-009.md", &t.text, &vocab) else {
+    let text: std::sync::Arc<str> = std::sync::Arc::from(t.text.as_str());
+    let Ok(mut c) = check::load("checks/FID-009.md", &text, &vocab) else {
         return;
     };
     let categories: Vec<String> = cfg.categories.iter().map(|c| c.prefix.clone()).collect();
@@ -39,8 +40,6 @@ fuzz_target!(|data: &[u8]| {
         checks_dir: "checks",
     };
     check::attach_body(&mut c, &ids);
-    let mut sources = BTreeMap::new();
-    sources.insert(c.file.clone(), t.text.clone());
     let mut cat = Catalogue {
         root: PathBuf::from("."),
         mode: Mode::Declared,
@@ -51,8 +50,8 @@ fuzz_target!(|data: &[u8]| {
         manifest: None,
         rules: Vec::new(),
         documents: Vec::new(),
-        sources,
-        by_id: BTreeMap::new(),
+        sources: BTreeMap::new(),
+        by_id: Vec::new(),
     };
     cat.index();
     let graph = Graph::build(&cat);
