@@ -78,8 +78,7 @@ fn applicability(cat: &auditbook::model::Catalogue, root: &Path) -> usize {
         let path = root.join(format!("profiles/p{p:02}.yaml"));
         let shown = path.display().to_string();
         if let Ok(checked) = auditbook::audit::profile::load(cat, &path, &shown, None) {
-            let app =
-                auditbook::audit::applicability::compute_with(cat, &prepared, &checked.profile);
+            let app = auditbook::audit::applicability::compute_with(&prepared, &checked.profile);
             applies += app
                 .entries
                 .iter()

@@ -170,14 +170,8 @@ fn edge_kind(r: &Reference) -> EdgeKind {
 
 impl Graph {
     pub fn build(cat: &Catalogue) -> Graph {
-        let mut known: Vec<&str> = cat
-            .checks
-            .iter()
-            .map(|c| c.id.as_str())
-            .chain(cat.broken.iter().map(|b| b.stem.as_str()))
-            .collect();
-        known.sort_unstable();
-        known.dedup();
+        // Sorted and without repeats, as the set iterates.
+        let known: Vec<&str> = cat.known_ids().into_iter().collect();
         // Sized up front: growing by doubling left up to half of the edge list unused.
         let edges: usize = cat.checks.iter().map(|c| c.references.len()).sum::<usize>()
             + cat
@@ -222,7 +216,6 @@ impl Graph {
                 Node::Missing(id.into())
             }
         };
-        let config = g.file(crate::load::config::FILE_NAME);
         for r in &cat.config.retired {
             let from = if g.is_check(&r.id) {
                 Node::Check(r.id.as_str().into())
@@ -235,7 +228,7 @@ impl Graph {
                 (EdgeKind::ReplacedBy, &r.replaced_by),
             ] {
                 if let Some(s) = succ {
-                    let to = target(&g, s);
+                    let (to, config) = (target(&g, s), g.file(crate::load::config::FILE_NAME));
                     g.edge(from.clone(), to, kind, config, (line, 1));
                 }
             }
@@ -301,11 +294,6 @@ impl Graph {
             })
             .ok()?;
         self.order.get(at).copied()
-    }
-
-    /// Every node, in node order.
-    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
-        self.order.iter().filter_map(|i| self.graph.node_weight(*i))
     }
 
     /// An edge resolved to its two nodes.

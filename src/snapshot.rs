@@ -150,6 +150,18 @@ pub fn take(cat: &Catalogue) -> Snapshot {
     }
 }
 
+/// What of a retired entry an audit depends on.
+fn retired_semantic(r: &RetiredDecl) -> serde_json::Value {
+    json!([r.id, r.merged_into, r.replaced_by])
+}
+
+impl RuleRecord {
+    /// What of a rule an audit depends on (not its title).
+    fn semantic(&self) -> serde_json::Value {
+        json!([self.id, self.coverage, self.checks])
+    }
+}
+
 /// The semantic digest is the sha256 of the compact JSON document
 /// `{"checks":[…],"retired":[…],"rules":[…]}`; it is fed to the hasher one check at a time,
 /// so a large catalogue never holds the whole document (or every record) at once.
@@ -179,12 +191,8 @@ fn fingerprints_of(
         }
     };
     array("checks", true, &mut checks);
-    let mut retired_items = retired
-        .iter()
-        .map(|r| json!([r.id, r.merged_into, r.replaced_by]));
-    array("retired", false, &mut retired_items);
-    let mut rule_items = rules.iter().map(|r| json!([r.id, r.coverage, r.checks]));
-    array("rules", false, &mut rule_items);
+    array("retired", false, &mut retired.iter().map(retired_semantic));
+    array("rules", false, &mut rules.iter().map(RuleRecord::semantic));
     semantic.update("]}");
     Fingerprints {
         bytes: hex(&bytes.finalize()),
@@ -213,8 +221,8 @@ mod tests {
         let snap = take(&cat);
         let doc = json!({
             "checks": snap.checks.iter().map(CheckRecord::semantic).collect::<Vec<_>>(),
-            "retired": snap.retired.iter().map(|r| json!([r.id, r.merged_into, r.replaced_by])).collect::<Vec<_>>(),
-            "rules": snap.rules.iter().map(|r| json!([r.id, r.coverage, r.checks])).collect::<Vec<_>>(),
+            "retired": snap.retired.iter().map(retired_semantic).collect::<Vec<_>>(),
+            "rules": snap.rules.iter().map(RuleRecord::semantic).collect::<Vec<_>>(),
         });
         assert!(!snap.retired.is_empty() && !snap.rules.is_empty());
         assert_eq!(

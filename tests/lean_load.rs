@@ -81,11 +81,14 @@ fn a_released_text_is_read_again_only_while_the_file_is_unchanged() {
     let f = Fixture::new("clean");
     let cat = load::load_with(f.root(), LEAN).unwrap().catalogue;
     let file = "checks/FID-001.md";
-    let text = cat.source(file).expect("an unchanged file is read again");
+    let text = load::source(&cat, file).expect("an unchanged file is read again");
     assert_eq!(&*text, f.read(file));
 
     f.edit(file, "Scope parameters", "Scope  parameters");
-    assert!(cat.source(file).is_none(), "an edited file is not shown");
+    assert!(
+        load::source(&cat, file).is_none(),
+        "an edited file is not shown"
+    );
     // The finding is still reported, with its place, just without the source line.
     let d = auditbook::diag::Diagnostic::new(
         &auditbook::diag::codes::LINK_UNKNOWN,

@@ -147,6 +147,8 @@ impl Applicability {
 /// number of profiles (a portfolio, a diff, the benchmarks' fifty) without parsing again.
 pub struct Prepared<'c> {
     checks: Vec<PreparedCheck<'c>>,
+    /// The effective baseline configuration (`baselines()` builds it).
+    baselines: BaselineConfig,
 }
 
 struct PreparedCheck<'c> {
@@ -190,26 +192,28 @@ impl<'c> Prepared<'c> {
                 },
             })
             .collect();
-        Prepared { checks }
+        Prepared {
+            checks,
+            baselines: cat.config.baselines(),
+        }
     }
 }
 
 /// Decide every check of the catalogue for this profile.
 pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
-    compute_with(cat, &Prepared::new(cat), profile)
+    compute_with(&Prepared::new(cat), profile)
 }
 
 /// Decide every check for this profile from expressions prepared once.
-pub fn compute_with(cat: &Catalogue, prepared: &Prepared<'_>, profile: &Profile) -> Applicability {
-    // Read once, not per check: `baselines()` builds the effective configuration.
-    let b = cat.config.baselines();
+pub fn compute_with(prepared: &Prepared<'_>, profile: &Profile) -> Applicability {
+    let b = &prepared.baselines;
     // Independent per check; `collect` keeps id order, so scheduling never shows.
     let entries = prepared
         .checks
         .par_iter()
         .map(|p| {
             let c = p.check;
-            let (status, reason, reads) = decide(&b, p, profile);
+            let (status, reason, reads) = decide(b, p, profile);
             Entry {
                 id: c.id.to_string(),
                 status,

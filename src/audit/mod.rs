@@ -51,7 +51,7 @@ pub fn run_with<'c>(
     results_file: Option<&DataFile>,
     policy: verdict::Policy,
 ) -> Run<'c> {
-    let app = applicability::compute_with(cat, prepared, &checked.profile);
+    let app = applicability::compute_with(prepared, &checked.profile);
     let mut problems = checked.diagnostics.clone();
     for e in &app.entries {
         if e.status == applicability::Status::Error {

@@ -5,12 +5,11 @@
 use super::profile::{self, Checked, Source};
 use super::unknown_keys;
 use super::verdict::{Policy, Verdict};
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{codes, Diagnostic, SourceMap};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use serde::Serialize;
 use serde_json::Value as Json;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -279,19 +278,16 @@ pub struct Matrix {
     pub verdicts: serde_json::Map<String, Json>,
 }
 
-/// Texts of the input files, by shown path.
-pub type Sources = BTreeMap<String, Arc<str>>;
-
 /// Audit every server of the portfolio. Diagnostics of every input come back with the matrix,
 /// and the text of every input file as it was read (for showing them).
 pub fn matrix(
     cat: &Catalogue,
     p: &Portfolio,
     policy: Policy,
-) -> (Matrix, Vec<Diagnostic>, Sources) {
+) -> (Matrix, Vec<Diagnostic>, SourceMap) {
     let mut diags = p.diagnostics.clone();
     diags.extend(p.file.notes.iter().cloned());
-    let mut sources = Sources::new();
+    let mut sources = SourceMap::new();
     sources.insert(p.file.shown.clone(), Arc::from(p.file.text.as_str()));
     let severities = cat.config.severities();
     let prepared = super::applicability::Prepared::new(cat);
@@ -411,7 +407,7 @@ fn unusable(
     e: DataError,
     what: &str,
     diags: &mut Vec<Diagnostic>,
-    sources: &mut Sources,
+    sources: &mut SourceMap,
 ) -> Vec<String> {
     match e {
         DataError::Unreadable(m) => {

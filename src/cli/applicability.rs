@@ -45,14 +45,14 @@ fn side(
     path: &std::path::Path,
     server: Option<&str>,
     problems: &mut Vec<Diagnostic>,
-    sources: &mut BTreeMap<String, Arc<str>>,
+    sources: &mut crate::diag::SourceMap,
 ) -> Result<Option<Side>, Failure> {
     match inputs::profile(cat, path, server)? {
         Ok(checked) => {
             problems.extend(checked.diagnostics.iter().cloned());
             let source = &checked.profile.source;
             sources.insert(source.shown.clone(), Arc::from(source.text.as_str()));
-            let app = applicability::compute_with(cat, prepared, &checked.profile);
+            let app = applicability::compute_with(prepared, &checked.profile);
             Ok(Some(Side { checked, app }))
         }
         Err(r) => {

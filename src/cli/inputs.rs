@@ -4,11 +4,10 @@
 use super::args::Cli;
 use super::common::{self, Failure};
 use crate::audit::profile::{self, Checked};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, SourceMap};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use crate::render::diagnostics;
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -20,7 +19,7 @@ pub fn shown(p: &Path) -> String {
 /// Findings about an input file that was read but is not usable, with the text they are about.
 pub struct Rejected {
     pub diagnostics: Vec<Diagnostic>,
-    pub sources: BTreeMap<String, Arc<str>>,
+    pub sources: SourceMap,
 }
 
 fn rejected(e: DataError) -> Result<Rejected, Failure> {
@@ -60,7 +59,7 @@ pub fn data(
 }
 
 /// Source texts by shown path, for diagnostics with source lines.
-pub fn sources(files: &[(&str, &str)]) -> BTreeMap<String, Arc<str>> {
+pub fn sources(files: &[(&str, &str)]) -> SourceMap {
     files
         .iter()
         .map(|(k, v)| (k.to_string(), Arc::from(*v)))
@@ -68,7 +67,7 @@ pub fn sources(files: &[(&str, &str)]) -> BTreeMap<String, Arc<str>> {
 }
 
 /// Human diagnostics about input files on stderr (notes dropped under `-q`).
-pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &BTreeMap<String, Arc<str>>) {
+pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &SourceMap) {
     let shown = common::visible(cli, diags);
     if shown.is_empty() {
         return;

@@ -12,6 +12,9 @@ use std::cmp::Ordering;
 
 pub use codes::{Code, CODES};
 
+/// Texts of the files findings point into, by the path they are shown with.
+pub type SourceMap = std::collections::BTreeMap<String, std::sync::Arc<str>>;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {

@@ -49,7 +49,7 @@ pub enum DataError {
     /// second reading of the file.
     Invalid {
         diagnostics: Vec<Diagnostic>,
-        sources: BTreeMap<String, Arc<str>>,
+        sources: crate::diag::SourceMap,
     },
 }
 

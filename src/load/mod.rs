@@ -71,6 +71,23 @@ impl Default for Options {
     }
 }
 
+/// The text of a file the catalogue read, by root-relative path, for showing a finding's
+/// source line. A check's text comes from the check, or after a lean load from the file again,
+/// and only if it is still the text that was loaded (else `None`: the finding is then shown
+/// with its place but without the line).
+pub fn source(cat: &Catalogue, file: &str) -> Option<Arc<str>> {
+    if let Some(t) = cat.sources.get(file) {
+        return Some(Arc::clone(t));
+    }
+    match &cat.check_by_file(file)?.source {
+        crate::model::CheckText::Held(t) => Some(Arc::clone(t)),
+        crate::model::CheckText::Released(stamp) => {
+            let t = text::read(&cat.root, &cat.root.join(file)).ok()?;
+            stamp.matches(&t.text).then(|| Arc::from(t.text))
+        }
+    }
+}
+
 /// Load with every check text kept.
 pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     load_with(root, Options::default())

@@ -1,12 +1,10 @@
 //! The loaded catalogue: configuration, checks and the raw material later stages need.
 
 use super::check::Check;
-use super::check_text::CheckText;
 use super::config::Config;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -55,7 +53,7 @@ pub struct Catalogue {
     /// Text of every file read that is not a typed check (configuration, manifest, rules,
     /// documents, check files that did not type), by root-relative path. A check holds its
     /// own text (`Check::source`); `source()` finds either.
-    pub sources: BTreeMap<String, Arc<str>>,
+    pub sources: crate::diag::SourceMap,
     /// Positions in `checks`, sorted by id (then position): `check()` is a binary search.
     /// Built by `index()`.
     pub by_id: Vec<u32>,
@@ -81,25 +79,13 @@ impl Catalogue {
             .unwrap_or("")
     }
 
-    /// The text of a file the catalogue read, by root-relative path. A check's text comes from
-    /// the check, or after a lean load from the file again, and only if it is still the text
-    /// that was loaded (else `None`: a finding is then shown without its source line).
-    pub fn source(&self, file: &str) -> Option<Arc<str>> {
-        if let Some(t) = self.sources.get(file) {
-            return Some(Arc::clone(t));
-        }
+    /// The check read from `file` (root-relative), if it typed.
+    pub fn check_by_file(&self, file: &str) -> Option<&Check> {
         // Checks are in file order; fall back to a scan for a catalogue built by hand.
         let at = self.checks.partition_point(|c| c.file.as_str() < file);
-        let c = match self.checks.get(at).filter(|c| c.file == file) {
-            Some(c) => c,
-            None => self.checks.iter().find(|c| c.file == file)?,
-        };
-        match &c.source {
-            CheckText::Held(t) => Some(Arc::clone(t)),
-            CheckText::Released(stamp) => {
-                let t = crate::load::text::read(&self.root, &self.root.join(file)).ok()?;
-                stamp.matches(&t.text).then(|| Arc::from(t.text))
-            }
+        match self.checks.get(at).filter(|c| c.file == file) {
+            Some(c) => Some(c),
+            None => self.checks.iter().find(|c| c.file == file),
         }
     }
 

@@ -220,23 +220,10 @@ impl FieldLines {
 }
 
 impl Check {
-    /// Line of a frontmatter field (its first occurrence), falling back to the frontmatter's
-    /// first line. Keys outside the format (`extra_fields`) are looked up in the text, when it
-    /// is held.
+    /// Line of one of the format's frontmatter fields (its first occurrence), falling back to
+    /// the frontmatter's first line.
     pub fn field_line(&self, field: &str) -> usize {
-        if let Some(line) = self.field_lines.get(field) {
-            return line;
-        }
-        let head = self
-            .text()
-            .and_then(|t| t.get(..self.body_start))
-            .unwrap_or("");
-        head.split('\n')
-            .position(|l| {
-                crate::load::frontmatter::top_level_key(l.trim_end_matches('\r')) == Some(field)
-            })
-            .map(|i| i + 1)
-            .unwrap_or(2)
+        self.field_lines.get(field).unwrap_or(2)
     }
 
     pub fn pdf_ref(&self) -> Option<&str> {

@@ -14,7 +14,7 @@ pub trait Sources {
     fn text_of(&self, file: &str) -> Option<Arc<str>>;
 }
 
-impl Sources for BTreeMap<String, Arc<str>> {
+impl Sources for crate::diag::SourceMap {
     fn text_of(&self, file: &str) -> Option<Arc<str>> {
         self.get(file).cloned()
     }
@@ -22,7 +22,7 @@ impl Sources for BTreeMap<String, Arc<str>> {
 
 impl Sources for crate::model::Catalogue {
     fn text_of(&self, file: &str) -> Option<Arc<str>> {
-        self.source(file)
+        crate::load::source(self, file)
     }
 }
 
