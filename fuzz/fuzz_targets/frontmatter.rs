@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         categories: &categories,
         checks_dir: "checks",
     };
-    check::attach_body(&mut c, &ids);
+    check::attach_body(&mut c, &ids, &check::SourceRules::default());
     let mut cat = Catalogue {
         root: PathBuf::from("."),
         mode: Mode::Declared,

@@ -112,6 +112,16 @@ pub struct Sources {
     pub link: String,
     pub spec_ref: Option<String>,
     pub pdf_ref: Option<String>,
+    /// The check's external sources (its cited specification pages, SEPs, RFCs, laws), in
+    /// the order the check lists them, each address once.
+    pub external: Vec<ExternalSource>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ExternalSource {
+    /// The link's text, or its address when it has none.
+    pub label: String,
+    pub url: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -269,7 +279,20 @@ fn sources(c: &Check, o: &Options) -> Sources {
         link: link(c, o),
         spec_ref: c.spec_ref().map(String::from),
         pdf_ref: c.pdf_ref().map(String::from),
+        external: external_sources(c),
     }
+}
+
+fn external_sources(c: &Check) -> Vec<ExternalSource> {
+    let mut seen = std::collections::BTreeSet::new();
+    c.sources
+        .iter()
+        .filter(|s| seen.insert(&*s.url))
+        .map(|s| ExternalSource {
+            label: s.shown().to_string(),
+            url: s.url.to_string(),
+        })
+        .collect()
 }
 
 /// The leading effort token of a check's Effort section (`S — one afternoon` → `S`).

@@ -58,6 +58,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
                 "pass_criteria": c.pass_criteria,
                 "links": links,
                 "mentions": mentions,
+                "sources": c.sources,
                 "rules": rules,
                 "incoming": incoming.iter().filter(|l| l.kind != EdgeKind::Covers).map(|l| json!({
                     "from": l.from.key(),
@@ -199,6 +200,13 @@ fn human(
         list(links),
         list(mentions)
     ));
+    out.push_str("sources:\n");
+    if c.sources.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    for s in &c.sources {
+        out.push_str(&format!("  {} <{}> (line {})\n", s.shown(), s.url, s.line));
+    }
     let rules: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
     out.push_str(&format!("covered by:  {}\n", list(&rules)));
     out.push_str("referred to by:\n");

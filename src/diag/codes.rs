@@ -143,6 +143,18 @@ codes! {
     NO_PASS_CRITERIA = "AB221", "no-pass-criteria", Warning,
         "The Pass Criteria section has no task-list items (`- [ ] …`).",
         "Write each criterion as a task-list item so audits can cite it.";
+    SOURCE_MISSING = "AB222", "source-missing", Error,
+        "A check that require_sources selects cites no external source: its sources section has no link to an http(s) address.",
+        "Cite the specification page, SEP, RFC or law the criteria come from as a Markdown link (revision and section in the address), or narrow require_sources.where.";
+    BASIS_UNDECLARED = "AB223", "basis-undeclared", Warning,
+        "A check cites no external source and has no line saying its basis is house practice.",
+        "Link the source the criteria come from, or add a line matching require_sources.house_practice (default `House practice: …`).";
+    SOURCE_LINK_DEFECT = "AB224", "source-link-defect", Note,
+        "An external source link has no host or no text, or points at a revision that moves (`latest`).",
+        "Link the exact revision and section, with text that names them (`MCP 2025-11-25, Transports`).";
+    SOURCES_EXPRESSION = "AB225", "sources-expression-invalid", Error,
+        "The require_sources.where expression does not parse or cannot be typed against check fields.",
+        "Fix the expression in catalogue.yaml; it is written like require_coverage and `list --where`.";
     // AB3xx — the applies_when language
     EXPR_PARSE = "AB301", "expression-syntax", Error,
         "An applies_when expression does not parse.",

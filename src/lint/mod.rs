@@ -7,6 +7,7 @@ pub mod references;
 pub mod retired;
 pub mod rules;
 pub mod sections;
+pub mod sources;
 
 use crate::diag::{self, codes, Diagnostic};
 use crate::graph::Graph;
@@ -22,6 +23,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(retired::check(cat, graph));
     out.extend(rules::check(cat, graph));
     out.extend(sections::check(cat));
+    out.extend(sources::check(cat));
     out.extend(applies_when::check(cat));
     out.retain(|d| !allowed(cat, d));
     diag::normalise(&mut out);

@@ -7,7 +7,7 @@ use super::markdown::{self, IdRules};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::model::check::FIELD_KEYS;
 use crate::model::config::BaselineConfig;
-use crate::model::{Adoption, Check, Criterion, Section};
+use crate::model::{Adoption, Check, Criterion, Section, Source};
 use compact_str::CompactString;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -408,6 +408,8 @@ fn type_fields(
             sections: Box::default(),
             pass_criteria: Box::default(),
             references: Box::default(),
+            sources: Box::default(),
+            house_practice_line: 0,
             field_lines: crate::model::FieldLines::default(),
             applies_when_column: 1,
             source: crate::model::CheckText::Held(std::sync::Arc::from("")),
@@ -423,8 +425,26 @@ fn type_fields(
     }
 }
 
-/// Read the body: level-2 sections, the pass criteria, and references to other checks.
-pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
+/// Where a check's sources are and how it says its basis is house practice
+/// (`require_sources` in `catalogue.yaml`).
+pub struct SourceRules<'a> {
+    pub section: &'a str,
+    /// `None` when no marker is declared (nothing then asks for one).
+    pub house_practice: Option<&'a regex::Regex>,
+}
+
+impl Default for SourceRules<'_> {
+    fn default() -> Self {
+        SourceRules {
+            section: crate::model::config::DEFAULT_SOURCES_SECTION,
+            house_practice: None,
+        }
+    }
+}
+
+/// Read the body: level-2 sections, the pass criteria, references to other checks, and the
+/// external sources of the sources section.
+pub fn attach_body(check: &mut Check, ids: &IdRules<'_>, source_rules: &SourceRules<'_>) {
     let body = check.body();
     let outline = markdown::outline_without_tables(body, check.body_line, ids, Some(&check.id));
     let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
@@ -456,7 +476,79 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
         }
         None => Vec::new(),
     };
+    let (sources, house_practice_line) =
+        match sections.iter().find(|s| s.title == source_rules.section) {
+            Some(sec) => {
+                let range = sec.content();
+                let sources: Vec<Source> = outline
+                    .external_links
+                    .into_iter()
+                    .filter(|x| range.contains(&x.offset))
+                    .map(|x| Source {
+                        label: x.label.into(),
+                        url: x.url.into(),
+                        line: narrow(x.line),
+                    })
+                    .collect();
+                let marker = source_rules.house_practice.and_then(|re| {
+                    house_practice_line(body, range, &outline.code_blocks, re)
+                        .map(|l| narrow(l + check.body_line))
+                });
+                (sources, marker.unwrap_or(0))
+            }
+            None => (Vec::new(), 0),
+        };
     check.sections = sections.into_boxed_slice();
     check.pass_criteria = criteria.into_boxed_slice();
     check.references = outline.references.into_boxed_slice();
+    check.sources = sources.into_boxed_slice();
+    check.house_practice_line = house_practice_line;
+}
+
+/// The first line of `range` in `body` (as a 0-based count of lines before it) that matches
+/// the house-practice marker once a list or quote marker is removed; lines in code blocks are
+/// examples and never count.
+fn house_practice_line(
+    body: &str,
+    range: std::ops::Range<usize>,
+    code_blocks: &[std::ops::Range<usize>],
+    marker: &regex::Regex,
+) -> Option<usize> {
+    let text = body.get(range.clone())?;
+    let mut offset = range.start;
+    for raw in text.split('\n') {
+        let at = offset;
+        offset += raw.len() + 1;
+        if code_blocks.iter().any(|b| b.contains(&at)) {
+            continue;
+        }
+        if marker.is_match(strip_line_marker(raw)) {
+            return Some(body.get(..at).map(|b| b.matches('\n').count()).unwrap_or(0));
+        }
+    }
+    None
+}
+
+/// A line without its indentation, quote marks and one list marker (`- `, `* `, `+ `, `1. `,
+/// `1) `).
+fn strip_line_marker(line: &str) -> &str {
+    let mut s = line.trim_start();
+    while let Some(rest) = s.strip_prefix('>') {
+        s = rest.trim_start();
+    }
+    for bullet in ["- ", "* ", "+ "] {
+        if let Some(rest) = s.strip_prefix(bullet) {
+            return rest.trim_start();
+        }
+    }
+    let digits = s.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 {
+        if let Some(rest) = s
+            .get(digits..)
+            .and_then(|r| r.strip_prefix(". ").or_else(|| r.strip_prefix(") ")))
+        {
+            return rest.trim_start();
+        }
+    }
+    s
 }

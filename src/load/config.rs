@@ -127,7 +127,47 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
             ));
         }
     }
+    diags.extend(validate_require_sources(config, text));
     diags.extend(validate_scoring(config, text));
+    diags
+}
+
+/// A house-practice pattern that is not a regular expression, an empty section title. The
+/// `where` expression is typed against check fields by lint (AB225), like `require_coverage`.
+fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
+    let Some(rs) = &config.require_sources else {
+        return Vec::new();
+    };
+    let lines = super::yaml_lines::key_lines(text);
+    let at = |key: &str| {
+        super::yaml_lines::line_of(&lines, &format!("require_sources.{key}")).unwrap_or(1)
+    };
+    let mut diags = Vec::new();
+    if let Some(p) = &rs.house_practice {
+        if let Err(e) = Regex::new(p) {
+            diags.push(
+                bad_value(
+                    text,
+                    "require_sources",
+                    format!(
+                        "require_sources.house_practice is not a valid regular expression: {e}"
+                    ),
+                )
+                .line(at("house_practice")),
+            );
+        }
+    }
+    if rs.section.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        diags.push(
+            bad_value(
+                text,
+                "require_sources",
+                "require_sources.section is empty; expected a section title such as `References`"
+                    .into(),
+            )
+            .line(at("section")),
+        );
+    }
     diags
 }
 
@@ -200,6 +240,25 @@ mod tests {
         let (c, d) = parse("name: x\nscoring:\n  max: 100\n  floor: 0\n  fail: {critical: 20, high: 10, medium: 5, low: 2}\n  partial_fraction: 0.5\n  advisory_fraction: 0.5\n");
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(c.scoring.unwrap().fail_points("high"), Some(10.0));
+    }
+
+    #[test]
+    fn require_sources_typo_bad_pattern_and_clean_twin() {
+        let (_, d) = parse("name: x\nrequire_sources:\n  were: 'always'\n");
+        assert_eq!(d[0].code, "AB120");
+        assert_eq!(d[0].line, Some(3));
+        let (_, d) = parse("name: x\nrequire_sources:\n  where: 'always'\n  house_practice: '^(Hauspraxis'\n  section: ''\n");
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB122", Some(4)), ("AB122", Some(5))]);
+        let (c, d) = parse("name: x\nrequire_sources:\n  where: 'category == \"SEC\"'\n  section: Quellen\n  house_practice: '^Hauspraxis:'\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(c.sources_section(), "Quellen");
+        assert_eq!(c.house_practice_pattern(), Some("^Hauspraxis:"));
+        let (c, _) = parse("name: x\n");
+        assert_eq!(
+            (c.sources_section(), c.house_practice_pattern()),
+            ("References", None)
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! references to checks (links and mentions). Checks, rules and documents all go through here,
 //! so a link means the same thing wherever it is written.
 
-pub use crate::model::outline::{Cell, Heading, Outline, Row, Table, TaskItem};
+pub use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
 use crate::model::{RefKind, Reference};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
@@ -140,6 +140,8 @@ fn scan(
     // Target of the check link we are inside, so its own text is not a second reference.
     let mut link_stack: Vec<Option<String>> = Vec::new();
     let mut in_code_block = 0usize;
+    // The external link we are inside, while its text is collected.
+    let mut external: Option<ExternalLink> = None;
 
     let push_ref = |out: &mut Outline, cell: &mut Option<Cell>, r: Reference| {
         if self_id == Some(r.target.as_str()) {
@@ -153,7 +155,10 @@ fn scan(
 
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
         match event {
-            Event::Start(Tag::CodeBlock(_)) => in_code_block += 1,
+            Event::Start(Tag::CodeBlock(_)) => {
+                in_code_block += 1;
+                out.code_blocks.push(range.clone());
+            }
             Event::End(TagEnd::CodeBlock) => in_code_block = in_code_block.saturating_sub(1),
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((level as u8, range.start, String::new()));
@@ -257,14 +262,30 @@ fn scan(
                         },
                     );
                 }
+                if target.is_none() && crate::model::source::is_external(&dest_url) {
+                    let (line, _) = lines.at(range.start);
+                    external = Some(ExternalLink {
+                        label: String::new(),
+                        url: dest_url.trim().to_string(),
+                        line,
+                        offset: range.start,
+                    });
+                }
                 link_stack.push(target);
             }
             Event::End(TagEnd::Link) => {
                 link_stack.pop();
+                if let Some(mut x) = external.take() {
+                    x.label = x.label.split_whitespace().collect::<Vec<_>>().join(" ");
+                    out.external_links.push(x);
+                }
             }
             Event::Text(s) | Event::Code(s) => {
                 if in_code_block > 0 {
                     continue;
+                }
+                if let Some(x) = external.as_mut() {
+                    x.label.push_str(&s);
                 }
                 let inline_code = text.get(range.clone()).is_some_and(|r| r.starts_with('`'));
                 let buffers = [
@@ -312,6 +333,9 @@ fn scan(
                 }
             }
             Event::SoftBreak | Event::HardBreak => {
+                if let Some(x) = external.as_mut() {
+                    x.label.push(' ');
+                }
                 for buf in [
                     heading.as_mut().map(|h| &mut h.2),
                     task.as_mut().map(|t| &mut t.text),
@@ -435,6 +459,27 @@ mod tests {
         );
         let r = o.section_range(1, text.len()).unwrap();
         assert!(text[r].contains("second"));
+    }
+
+    #[test]
+    fn external_links_in_every_form_but_not_in_code_or_to_checks() {
+        let text = "- [MCP 2025-11-25, *Transports*](https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning)\n- [`RFC 9728` §3][rfc]\n- <https://www.fedlex.admin.ch/eli/cc/2022/491/de#art_8>\n- [FID-001](https://github.com/o/r/blob/main/checks/FID-001.md)\n- [Mail](mailto:x@y.ch) and [local](../docs/x.md)\n\n```md\n[in code](https://example.org/code)\n```\n\n    [indented](https://example.org/indented)\n\n[rfc]: https://www.rfc-editor.org/rfc/rfc9728#section-3\n";
+        let o = run(text, None);
+        let got: Vec<_> = o
+            .external_links
+            .iter()
+            .map(|x| (x.label.as_str(), x.url.as_str(), x.line))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("MCP 2025-11-25, Transports", "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning", 1),
+                ("RFC 9728 §3", "https://www.rfc-editor.org/rfc/rfc9728#section-3", 2),
+                ("https://www.fedlex.admin.ch/eli/cc/2022/491/de#art_8", "https://www.fedlex.admin.ch/eli/cc/2022/491/de#art_8", 3),
+            ]
+        );
+        assert_eq!(o.code_blocks.len(), 2);
+        assert!(text[o.code_blocks[0].clone()].contains("in code"));
     }
 
     #[test]

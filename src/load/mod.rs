@@ -131,6 +131,14 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         baselines: &baselines,
         extra_fields: &config.extra_fields,
     };
+    // An invalid pattern is already config's finding (AB122); the checks are read without it.
+    let house_practice = config
+        .house_practice_pattern()
+        .and_then(|p| Regex::new(p).ok());
+    let source_rules = check::SourceRules {
+        section: config.sources_section(),
+        house_practice: house_practice.as_ref(),
+    };
 
     let mut broken = Vec::new();
     let mut manifest = None;
@@ -172,7 +180,14 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         .par_iter()
         .map(|name| {
             let path = checks_dir.join(name);
-            load_check_file(root, &path, &id_re, &vocab, body_rules, options)
+            load_check_file(
+                root,
+                &path,
+                &id_re,
+                &vocab,
+                body_rules.map(|r| (r, &source_rules)),
+                options,
+            )
         })
         .unzip();
     // `filter_map` over the vector's own iterator collects in place (an `Option<Check>` is
@@ -233,7 +248,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     };
     if body_rules.is_none() {
         checks.par_iter_mut().for_each(|c| {
-            check::attach_body(c, &ids);
+            check::attach_body(c, &ids, &source_rules);
             if !options.keep_check_texts {
                 c.source.release();
             }
@@ -350,7 +365,7 @@ fn load_check_file(
     path: &Path,
     id_re: &Regex,
     vocab: &check::Vocab<'_>,
-    body_rules: Option<&IdRules<'_>>,
+    body_rules: Option<(&IdRules<'_>, &check::SourceRules<'_>)>,
     options: Options,
 ) -> (Option<crate::model::Check>, FileRest) {
     let shown = text::display_path(root, path);
@@ -381,8 +396,8 @@ fn load_check_file(
     let text: Arc<str> = Arc::from(t.text);
     match check::load(&shown, &text, vocab) {
         Ok(mut c) => {
-            if let Some(rules) = body_rules {
-                check::attach_body(&mut c, rules);
+            if let Some((rules, source_rules)) = body_rules {
+                check::attach_body(&mut c, rules, source_rules);
                 if !options.keep_check_texts {
                     c.source.release();
                 }

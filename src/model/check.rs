@@ -149,6 +149,12 @@ pub struct Check {
     pub sections: Box<[Section]>,
     pub pass_criteria: Box<[Criterion]>,
     pub references: Box<[Reference]>,
+    /// External links of the sources section (see `model::source`), in the order written.
+    pub sources: Box<[super::Source]>,
+    /// Line of the sources section's house-practice line (`require_sources.house_practice`);
+    /// 0 when there is none or no marker is declared.
+    #[serde(skip)]
+    pub house_practice_line: u32,
     /// Where each of the format's own frontmatter keys is.
     #[serde(skip)]
     pub field_lines: FieldLines,

@@ -24,6 +24,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "profile",
     "rules",
     "require_coverage",
+    "require_sources",
     "docs",
     "claims",
     "scoring",
@@ -62,6 +63,10 @@ pub struct Config {
     pub rules: Option<RulesConfig>,
     #[serde(default)]
     pub require_coverage: Vec<String>,
+    /// Which checks must cite an external source, and how a check says its basis is house
+    /// practice instead.
+    #[serde(default)]
+    pub require_sources: Option<RequireSources>,
     #[serde(default)]
     pub docs: Vec<String>,
     #[serde(default)]
@@ -209,6 +214,27 @@ fn two() -> usize {
     2
 }
 
+/// The section a check's sources are read from when the catalogue does not name one.
+pub const DEFAULT_SOURCES_SECTION: &str = "References";
+/// The line that says a check's basis is house practice, when the catalogue does not say.
+pub const DEFAULT_HOUSE_PRACTICE: &str = "^House practice:";
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequireSources {
+    /// The checks that must cite an external source: an expression over check fields, as in
+    /// `require_coverage` and `list --where`.
+    #[serde(rename = "where")]
+    pub selection: String,
+    /// The level-2 section the sources are read from (default `References`).
+    #[serde(default)]
+    pub section: Option<String>,
+    /// A regular expression matched against each line of that section, list marker removed,
+    /// that marks the check's basis as house practice (default `^House practice:`).
+    #[serde(default)]
+    pub house_practice: Option<String>,
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimDecl {
@@ -267,6 +293,24 @@ impl Config {
     pub fn severity_rank(&self, severity: &str) -> usize {
         let all = self.severities();
         all.iter().position(|s| s == severity).unwrap_or(all.len())
+    }
+
+    /// The section sources are read from; `References` unless `require_sources` names one.
+    pub fn sources_section(&self) -> &str {
+        self.require_sources
+            .as_ref()
+            .and_then(|r| r.section.as_deref())
+            .unwrap_or(DEFAULT_SOURCES_SECTION)
+    }
+
+    /// The house-practice pattern, only when `require_sources` is declared (nothing else
+    /// reads it).
+    pub fn house_practice_pattern(&self) -> Option<&str> {
+        self.require_sources.as_ref().map(|r| {
+            r.house_practice
+                .as_deref()
+                .unwrap_or(DEFAULT_HOUSE_PRACTICE)
+        })
     }
 
     pub fn baselines(&self) -> BaselineConfig {

@@ -10,6 +10,7 @@ pub mod outline;
 pub mod reference;
 pub mod rule;
 pub mod scoring;
+pub mod source;
 
 pub use catalogue::{Catalogue, Mode};
 pub use check::{Adoption, Check, Criterion, FieldLines, Section};
@@ -18,3 +19,4 @@ pub use config::Config;
 pub use document::Document;
 pub use reference::{RefKind, Reference};
 pub use rule::{Coverage, Rule, RuleOrigin};
+pub use source::Source;

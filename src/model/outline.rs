@@ -42,12 +42,26 @@ pub struct Table {
     pub rows: Vec<Row>,
 }
 
+/// A link to an http(s) address that is not a link to a check: a candidate source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalLink {
+    /// The link's text, whitespace folded, code and emphasis marks removed.
+    pub label: String,
+    pub url: String,
+    pub line: usize,
+    /// Byte offset of the link in the text.
+    pub offset: usize,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outline {
     pub headings: Vec<Heading>,
     pub task_items: Vec<TaskItem>,
     pub tables: Vec<Table>,
     pub references: Vec<Reference>,
+    pub external_links: Vec<ExternalLink>,
+    /// Byte ranges of code blocks (fenced or indented): their lines are examples, not text.
+    pub code_blocks: Vec<Range<usize>>,
 }
 
 impl Outline {

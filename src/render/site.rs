@@ -225,6 +225,7 @@ fn check_page(cat: &Catalogue, graph: &Graph, c: &Check) -> Value {
         "intro": html_markdown::to_html(&intro(c), &links),
         "sections": sections,
         "rules": rules,
+        "sources": c.sources.iter().map(|s| json!({"label": s.shown(), "url": s.url})).collect::<Vec<_>>(),
         "incoming": reference_rows(&graph.incoming(&Node::Check(c.id.as_str().into())), "../"),
         "file": c.file,
     })

@@ -144,6 +144,7 @@ impl Templates {
                 let mut tera = Tera::default();
                 tera.autoescape_on(vec![".html.tera", ".html", ".xml.tera"]);
                 tera.register_filter("md_cell", md_cell);
+                tera.register_filter("md_link", md_link);
                 let members = self
                     .sources
                     .iter()
@@ -193,6 +194,45 @@ fn md_cell(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
     ))
 }
 
+/// A `{label, url}` object as a Markdown link that is also safe in a table cell: the label's
+/// Markdown marks and pipes escaped, and in the address the characters that would end the
+/// link or the cell percent-encoded (which leaves the address unchanged in meaning).
+fn md_link(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
+    let field = |k: &str| value.get(k).and_then(Value::as_str).unwrap_or("");
+    let url = field("url");
+    let label = match field("label") {
+        "" => url,
+        l => l,
+    };
+    let mut out = String::from("[");
+    for ch in label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+    {
+        if matches!(ch, '\\' | '[' | ']' | '|' | '*' | '_' | '`' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push_str("](");
+    for ch in url.chars() {
+        match ch {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '|' => out.push_str("%7C"),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out.push(')');
+    Ok(Value::String(out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +245,21 @@ mod tests {
         let mut ctx = Context::new();
         ctx.insert("x", "a|b\nc");
         assert_eq!(t.render("extra.md.tera", &ctx).unwrap(), "x=a\\|b c");
+    }
+
+    #[test]
+    fn md_link_survives_hostile_labels_and_addresses() {
+        let v = serde_json::json!({"label": "Datenschutz [Übersicht] | *Hintergrund*", "url": "https://de.wikipedia.org/wiki/Datenschutz_(Schweiz)"});
+        let got = md_link(&v, &HashMap::new()).unwrap();
+        assert_eq!(
+            got,
+            Value::String(r"[Datenschutz \[Übersicht\] \| \*Hintergrund\*](https://de.wikipedia.org/wiki/Datenschutz_%28Schweiz%29)".into())
+        );
+        let bare = serde_json::json!({"label": "", "url": "https://x.ch/a b"});
+        assert_eq!(
+            md_link(&bare, &HashMap::new()).unwrap(),
+            Value::String(r"[https://x.ch/a b](https://x.ch/a%20b)".into())
+        );
     }
 
     #[test]
