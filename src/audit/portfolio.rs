@@ -6,6 +6,7 @@ use super::profile::{self, Checked, Source};
 use super::unknown_keys;
 use super::verdict::{Policy, Verdict};
 use crate::diag::{codes, Diagnostic, SourceMap};
+use crate::load::confine::{plain_file_name, shown_path, Fence};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use serde::Serialize;
@@ -27,6 +28,8 @@ pub enum ProfileRef {
     /// (path to open, path to show)
     File(PathBuf, String),
     Missing,
+    /// The path was refused (the finding says why); nothing was opened.
+    Refused(Box<Diagnostic>),
 }
 
 #[derive(Clone, Debug)]
@@ -43,15 +46,30 @@ pub struct Portfolio {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// `rel` as seen from the directory of `base` (both as opened and as shown).
-fn beside(base: &DataFile, rel: &str) -> (PathBuf, String) {
-    let p = Path::new(rel);
-    if p.is_absolute() {
-        return (p.to_path_buf(), rel.to_string());
-    }
+/// `rel` as seen from the directory of `base` (both as opened and as shown). A portfolio names
+/// files beside it: an absolute path, a `../` that leaves its folder, or a link out of it is
+/// refused before anything is opened, so a crafted portfolio cannot make the report quote
+/// `/etc/passwd` (an outside folder needs `--allow-path`).
+fn beside(base: &DataFile, rel: &str, key: &str) -> Result<(PathBuf, String), Diagnostic> {
     let dir = base.path.parent().unwrap_or(Path::new(""));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     let shown_dir = Path::new(&base.shown).parent().unwrap_or(Path::new(""));
-    (dir.join(p), slashes(&shown_dir.join(p)))
+    match Fence::new(dir).resolve(dir, rel) {
+        Ok(_) => Ok((dir.join(rel), slashes(&shown_dir.join(rel)))),
+        Err(e) => Err(base.at(
+            &codes::PATH_REFUSED,
+            key,
+            format!(
+                "`{}` {}",
+                shown_path(rel),
+                e.reason("the portfolio's folder")
+            ),
+        )),
+    }
 }
 
 fn slashes(p: &Path) -> String {
@@ -95,6 +113,19 @@ impl Portfolio {
     /// `results` entry use `DIR/<name>.results.yaml` (or `.yml`, `.json`) when it exists.
     pub fn use_results_dir(&mut self, dir: &Path, shown_dir: &str) {
         for s in &mut self.servers {
+            // The server name becomes a file name under DIR: `../leak` must not leave it.
+            if !plain_file_name(&s.name) {
+                self.diagnostics.push(self.file.at(
+                    &codes::PATH_REFUSED,
+                    &format!("servers[{}].name", s.index),
+                    format!(
+                        "server name `{}` is not a plain file name, so no results are looked up for it under --results-dir",
+                        shown_path(&s.name)
+                    ),
+                ));
+                s.results = None;
+                continue;
+            }
             let rel = match &s.results {
                 Some((_, shown)) => {
                     let name = Path::new(shown)
@@ -154,6 +185,7 @@ impl Portfolio {
                 c.diagnostics.extend(notes);
                 Ok(c)
             }
+            ProfileRef::Refused(d) => Err(DataError::invalid(vec![(**d).clone()])),
             ProfileRef::Missing => Err(DataError::invalid(vec![self.file.at(
                 &codes::PORTFOLIO_INVALID,
                 &format!("servers[{}]", s.index),
@@ -206,10 +238,10 @@ fn entry(
         return None;
     }
     let profile = match m.get("profile") {
-        Some(Json::String(p)) => {
-            let (path, shown) = beside(file, p);
-            ProfileRef::File(path, shown)
-        }
+        Some(Json::String(p)) => match beside(file, p, &format!("{here}.profile")) {
+            Ok((path, shown)) => ProfileRef::File(path, shown),
+            Err(d) => ProfileRef::Refused(Box::new(d)),
+        },
         Some(v @ Json::Object(_)) => ProfileRef::Inline(v.clone()),
         _ => {
             diags.push(bad(
@@ -221,7 +253,13 @@ fn entry(
     };
     let results = match m.get("results") {
         None | Some(Json::Null) => None,
-        Some(Json::String(p)) => Some(beside(file, p)),
+        Some(Json::String(p)) => match beside(file, p, &format!("{here}.results")) {
+            Ok(r) => Some(r),
+            Err(d) => {
+                diags.push(d);
+                None
+            }
+        },
         Some(_) => {
             diags.push(bad(
                 &format!("{here}.results"),
@@ -442,6 +480,7 @@ fn empty_row(
             ProfileRef::File(_, shown) => shown.clone(),
             ProfileRef::Inline(_) => "(inline)".into(),
             ProfileRef::Missing => "(none)".into(),
+            ProfileRef::Refused(_) => "(refused)".into(),
         },
         results: s.results.as_ref().map(|(_, shown)| shown.clone()),
         verdict: Verdict::Incomplete,

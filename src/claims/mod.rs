@@ -180,7 +180,7 @@ pub fn plan_sync(cat: &Catalogue, templates: &Templates) -> Result<SyncPlan, Vec
         // The loaded text has CRLF folded and a BOM dropped; the file keeps both, so the
         // splice runs on the file's own bytes.
         let full = cat.root.join(&doc.path);
-        let raw = match std::fs::read(&full).map(String::from_utf8) {
+        let raw = match crate::load::text::read_limited(&full).map(String::from_utf8) {
             Ok(Ok(t)) => t,
             _ => {
                 problems.push(

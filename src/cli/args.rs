@@ -33,6 +33,10 @@ pub struct Cli {
     /// Treat warnings as errors for the exit code
     #[arg(long, global = true, value_enum, value_name = "WHAT")]
     pub deny: Option<Deny>,
+    /// Allow paths written in catalogue.yaml or a portfolio to name files under DIR, outside
+    /// the folder they are otherwise confined to (repeatable; configuration cannot do this)
+    #[arg(long = "allow-path", global = true, value_name = "DIR")]
+    pub allow_path: Vec<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }

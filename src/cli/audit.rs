@@ -103,7 +103,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let previous = match &args.previous {
         None => None,
         Some(p) => {
-            let bytes = std::fs::read(p)
+            let bytes = crate::load::text::read_limited(p)
                 .map_err(|e| Failure(format!("cannot read `{}`: {e}", inputs::shown(p))))?;
             let parsed = serde_json::from_slice::<serde_json::Value>(&bytes)
                 .map_err(|e| format!("it is not an auditbook json audit report (not JSON: {e})"));

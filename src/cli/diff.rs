@@ -10,7 +10,8 @@ fn snapshot_of(path: &Path) -> Result<Snapshot, Failure> {
         let loaded = crate::load::load(path)?;
         return Ok(crate::snapshot::take(&loaded.catalogue));
     }
-    let text = std::fs::read_to_string(path)
+    let text = crate::load::text::read_limited(path)
+        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
         .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
     serde_json::from_str(&text).map_err(|e| {
         Failure(format!(

@@ -47,6 +47,7 @@ pub fn main() -> ExitCode {
 
 /// Run one command; `Err` means the engine could not do its job (exit 2).
 pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
+    crate::load::confine::allow(&cli.allow_path);
     match &cli.command {
         Command::Lint(a) => lint::run(cli, a),
         Command::List(a) => list::run(cli, a),

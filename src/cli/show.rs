@@ -33,7 +33,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     if cat.check(&args.id).is_none() {
         if let Some(r) = cat.retired(&args.id) {
             let text = retired(fmt, r, &graph)?;
-            common::print(&text)?;
+            common::print(&crate::render::excerpt::terminal_safe(&text, true))?;
             return Ok(super::EXIT_OK);
         }
     }
@@ -74,7 +74,13 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
             });
             common::json_text(&doc)?
         }
-        _ => human(c, &links, &mentions, &rules, &incoming),
+        // Titles, sections and criteria are catalogue text: no escape sequence of theirs
+        // reaches the terminal.
+        _ => crate::render::excerpt::terminal_safe(
+            &human(c, &links, &mentions, &rules, &incoming),
+            true,
+        )
+        .into_owned(),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

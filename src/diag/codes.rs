@@ -50,6 +50,12 @@ codes! {
     NO_CHECKS = "AB008", "no-checks", Error,
         "The checks directory is missing or holds no check files.",
         "Point -C at the catalogue root, or set checks_dir in catalogue.yaml.";
+    NOT_REGULAR_FILE = "AB009", "not-a-regular-file", Error,
+        "A path the catalogue reads names a FIFO, socket, device or directory; reading it could block forever or never end.",
+        "Point the path at a regular file.";
+    PATH_REFUSED = "AB010", "path-refused", Error,
+        "A path written in a file (catalogue.yaml, a portfolio) leaves the folder it is confined to, or is absolute; the file is not opened.",
+        "Name a file inside the repository (catalogue.yaml) or beside the portfolio; a deliberate outside folder needs --allow-path DIR on the command line.";
     // AB1xx — check frontmatter
     FRONTMATTER_MISSING = "AB101", "frontmatter-missing", Error,
         "A check file does not start with a `---` frontmatter block.",
@@ -102,6 +108,9 @@ codes! {
     EMPTY_VALUE = "AB117", "empty-value", Error,
         "A required field is present but empty.",
         "Fill in the value.";
+    YAML_TAG = "AB118", "yaml-tag", Error,
+        "A YAML value in frontmatter or catalogue.yaml carries a tag (`!!python/object:…`, `!custom`); tags are not accepted.",
+        "Remove the tag and write the plain value.";
     // AB12x — catalogue.yaml
     CONFIG_INVALID = "AB120", "config-invalid", Error,
         "catalogue.yaml is not valid YAML or a field has the wrong shape.",

@@ -4,14 +4,7 @@
 use crate::diag::{codes, Diagnostic};
 use crate::graph::{config_line, Graph, Successor};
 use crate::model::{Catalogue, Mode};
-use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
-
-fn date_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^\d{4}-\d{2}-\d{2}$").unwrap_or_else(|_| unreachable!()))
-}
 
 pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -38,11 +31,14 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                 .help("keep one entry per retired id"),
             );
         }
-        if !date_re().is_match(&r.retired) {
+        if !crate::model::date::is_calendar_date(&r.retired) {
             out.push(
                 at(
                     &codes::RETIRED_INVALID,
-                    format!("retirement date `{}` is not YYYY-MM-DD", r.retired),
+                    format!(
+                        "retirement date `{}` is not a calendar day written YYYY-MM-DD",
+                        r.retired
+                    ),
                 )
                 .help(codes::RETIRED_INVALID.help),
             );

@@ -39,6 +39,36 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     if !diags.is_empty() {
         return (Config::default(), diags);
     }
+    if let Some((line, column)) = super::yaml_depth::too_deep(text, super::yaml_depth::MAX_DEPTH) {
+        diags.push(
+            Diagnostic::new(
+                &codes::CONFIG_INVALID,
+                format!(
+                    "catalogue.yaml is nested more than {} levels deep; it is not parsed",
+                    super::yaml_depth::MAX_DEPTH
+                ),
+            )
+            .file(FILE_NAME)
+            .at(line, column)
+            .help(codes::CONFIG_INVALID.help),
+        );
+        return (Config::default(), diags);
+    }
+    // A tagged value is reported and dropped with its top-level key; every other key is kept,
+    // so one bad value cannot discard the categories and cascade into a finding per check.
+    let tagged: Vec<Diagnostic> = super::yaml_tags::reject(text, 1)
+        .into_iter()
+        .map(|d| d.file(FILE_NAME))
+        .collect();
+    let stripped;
+    let text = if tagged.is_empty() {
+        text
+    } else {
+        let bad: std::collections::BTreeSet<usize> = tagged.iter().filter_map(|d| d.line).collect();
+        stripped = without_keys_at(text, &bad);
+        diags.extend(tagged);
+        stripped.as_str()
+    };
     let config = if text.trim().is_empty() {
         Config::default()
     } else {
@@ -58,6 +88,30 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     };
     diags.extend(validate(&config, text));
     (config, diags)
+}
+
+/// `text` with each top-level entry that has a line in `lines` blanked out (its key line and
+/// the indented lines below it), so line numbers of what remains stay true.
+fn without_keys_at(text: &str, lines: &std::collections::BTreeSet<usize>) -> String {
+    let all: Vec<&str> = text.split('\n').collect();
+    // The index of the top-level entry each line belongs to (its key's line).
+    let mut owner = Vec::with_capacity(all.len());
+    let mut entry = 0;
+    for (i, l) in all.iter().enumerate() {
+        if top_level_key(l).is_some() {
+            entry = i;
+        }
+        owner.push(entry);
+    }
+    let doomed: std::collections::BTreeSet<usize> = lines
+        .iter()
+        .filter_map(|l| owner.get(l.saturating_sub(1)).copied())
+        .collect();
+    all.iter()
+        .zip(&owner)
+        .map(|(l, o)| if doomed.contains(o) { "" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The line of the first occurrence of `needle` in the text, for value-level findings.

@@ -124,6 +124,18 @@ pub fn parse(
     shown: &str,
     invalid: &'static Code,
 ) -> Result<Value, Diagnostic> {
+    if let Some((line, column)) = super::yaml_depth::too_deep(text, super::yaml_depth::MAX_DEPTH) {
+        return Err(Diagnostic::new(
+            invalid,
+            format!(
+                "nested more than {} levels deep; the file is not parsed",
+                super::yaml_depth::MAX_DEPTH
+            ),
+        )
+        .file(shown)
+        .at(line, column)
+        .help(invalid.help));
+    }
     if json {
         let mut de = serde_json::Deserializer::from_str(text);
         return match Strict::deserialize(&mut de).and_then(|v| de.end().map(|_| v)) {

@@ -1,5 +1,6 @@
 //! Documents: the files `docs` names and the documents rule tables live in.
 
+use super::confine::Fence;
 use super::markdown::{self, IdRules};
 use super::text;
 use crate::diag::{codes, Diagnostic};
@@ -17,22 +18,46 @@ pub fn declared(config: &Config) -> Vec<String> {
     paths.into_iter().collect()
 }
 
+/// The line of `catalogue.yaml` where `path` is declared: the first `claims[i].doc` or
+/// `rules.tables[i].doc` naming it, else the `docs` key.
+pub fn declared_line(config: &Config, config_text: &str, path: &str) -> Option<usize> {
+    let lines = super::yaml_lines::key_lines(config_text);
+    let at = |key: String| super::yaml_lines::line_of(&lines, &key);
+    if let Some(i) = config.claims.iter().position(|c| c.doc == path) {
+        return at(format!("claims[{i}].doc"));
+    }
+    if let Some(i) = config
+        .rules
+        .as_ref()
+        .and_then(|r| r.tables.iter().position(|t| t.doc == path))
+    {
+        return at(format!("rules.tables[{i}].doc"));
+    }
+    at("docs".into())
+}
+
 /// Read one declared document. A declared path may leave the catalogue root on purpose
-/// (`../README.md`): the maintainer named it. Absolute paths are refused.
+/// (`../README.md` in the repository that holds the catalogue) but never the repository
+/// (`fence`): a pull request that edits `catalogue.yaml` must not be able to make `verify`
+/// print `/proc/self/environ` into a CI log. A refused path is not opened at all.
 pub fn load(
     root: &Path,
+    fence: &Fence,
     path: &str,
     ids: &IdRules<'_>,
 ) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
-    if Path::new(path).is_absolute() {
-        return Err(Diagnostic::new(
-            &codes::OUTSIDE_ROOT,
-            format!("document path `{path}` is absolute; paths are relative to the catalogue root"),
+    let full = fence.resolve(root, path).map_err(|e| {
+        Diagnostic::new(
+            &codes::PATH_REFUSED,
+            format!(
+                "document path `{}` (docs, rules.tables or claims) {}",
+                super::confine::shown_path(path),
+                e.reason("the repository that holds the catalogue")
+            ),
         )
         .file(super::config::FILE_NAME)
-        .help(codes::OUTSIDE_ROOT.help));
-    }
-    let full = root.join(path);
+        .help(codes::PATH_REFUSED.help)
+    })?;
     let bytes = text::read_limited(&full).map_err(|e| {
         Diagnostic::new(
             &codes::UNREADABLE,

@@ -21,7 +21,7 @@ pub struct IdRules<'a> {
 impl IdRules<'_> {
     fn is_mention(&self, token: &str) -> bool {
         // Cheap shape test first: an id starts with a letter.
-        token.starts_with(|c: char| c.is_ascii_alphabetic())
+        token.starts_with(char::is_alphabetic)
             && self.id_pattern.is_match(token)
             && token
                 .split('-')
@@ -40,34 +40,50 @@ impl IdRules<'_> {
     }
 }
 
-/// Hyphen-joined words that contain a hyphen (`FID-003`, `SHA-256`, `FID-003-x`), as
+/// Hyphen-joined words that contain a hyphen (`FID-003`, `SHA-256`, `ÄRCH-001`), as
 /// (byte offset, token): only those can be check ids. The scan jumps from hyphen to hyphen
 /// and widens each to its token, so prose without hyphens costs almost nothing; this runs
-/// over every word of every body, where a regex dominated the load time.
+/// over every word of every body, where a regex dominated the load time. Word characters are
+/// Unicode letters, digits and `_`, so an id pattern with non-ASCII letters finds its ids.
 fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let bytes = text.as_bytes();
-    let word = |i: usize| {
-        bytes
-            .get(i)
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-    };
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    // Hyphen positions and the widened ends are always char boundaries.
+    let before = move |i: usize| text.get(..i).and_then(|s| s.chars().next_back());
+    let after = move |i: usize| text.get(i..).and_then(|s| s.chars().next());
     // A hyphen joins two words.
-    let joins = move |i: usize| bytes.get(i) == Some(&b'-') && i > 0 && word(i - 1) && word(i + 1);
+    let joins = move |i: usize| {
+        bytes.get(i) == Some(&b'-')
+            && before(i).is_some_and(is_word)
+            && after(i + 1).is_some_and(is_word)
+    };
     let mut next = 0usize;
     std::iter::from_fn(move || loop {
-        let rel = bytes.get(next..)?.iter().position(|&b| b == b'-')?;
+        let rel = memchr::memchr(b'-', bytes.get(next..)?)?;
         let h = next + rel;
         next = h + 1;
         if !joins(h) {
             continue;
         }
         let mut start = h;
-        while start > 0 && (word(start - 1) || joins(start - 1)) {
-            start -= 1;
+        while let Some(c) = before(start) {
+            if is_word(c) {
+                start -= c.len_utf8();
+            } else if c == '-' && joins(start - 1) {
+                start -= 1;
+            } else {
+                break;
+            }
         }
         let mut end = h + 1;
-        while word(end) || joins(end) {
-            end += 1;
+        while let Some(c) = after(end) {
+            if is_word(c) {
+                end += c.len_utf8();
+            } else if c == '-' && joins(end) {
+                end += 1;
+            } else {
+                break;
+            }
         }
         next = end;
         return text.get(start..end).map(|t| (start, t));
@@ -403,6 +419,7 @@ mod tests {
                 (11, "x-y-z"),
                 (30, "FID-003-x"),
                 (40, "_A-1_"),
+                (46, "é-b"),
                 (51, "SHA-256")
             ]
         );

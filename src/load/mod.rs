@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod config;
+pub mod confine;
 pub mod data_file;
 pub mod docs;
 pub mod frontmatter;
@@ -10,7 +11,9 @@ pub mod manifest;
 pub mod markdown;
 pub mod rules;
 pub mod text;
+pub mod yaml_depth;
 pub mod yaml_lines;
+pub mod yaml_tags;
 
 use crate::diag::{codes, Diagnostic};
 use crate::model::catalogue::BrokenCheck;
@@ -94,7 +97,9 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
 }
 
 pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
-    if !root.is_dir() {
+    // Not a directory, or one that cannot be listed: the engine cannot do its job (exit 2),
+    // which is not the same as a catalogue with findings (exit 1).
+    if !root.is_dir() || std::fs::read_dir(root).is_err() {
         return Err(Fatal(format!(
             "catalogue root `{}` is not a readable directory",
             root.display()
@@ -121,6 +126,10 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     } else {
         (Mode::Compatibility, Config::default())
     };
+
+    let mut config = config;
+    confine_dirs(root, &mut config, &sources, &mut diags);
+    let fence = confine::Fence::repository_of(root);
 
     let id_re = id_regex(&config);
     let checks_dir = root.join(config.checks_dir());
@@ -257,13 +266,21 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
 
     let mut documents = Vec::new();
     for path in docs::declared(&config) {
-        match docs::load(root, &path, &ids) {
+        match docs::load(root, &fence, &path, &ids) {
             Ok((d, notes)) => {
                 diags.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
                 documents.push(d);
             }
-            Err(d) => diags.push(d),
+            Err(mut d) => {
+                if d.file.as_deref() == Some(config::FILE_NAME) {
+                    let text = sources.get(config::FILE_NAME).cloned().unwrap_or_default();
+                    if let Some(line) = docs::declared_line(&config, &text, &path) {
+                        d = d.at(line, 1);
+                    }
+                }
+                diags.push(d)
+            }
         }
     }
 
@@ -335,6 +352,51 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         catalogue,
         diagnostics: diags,
     })
+}
+
+/// `checks_dir` and `rules.dir` name folders that `new` writes into and `retire` deletes from:
+/// they must stay inside the catalogue root (after resolving links). One that leaves it is
+/// reported under its key and replaced by the default, so no later stage or command ever
+/// reads or writes through it.
+fn confine_dirs(
+    root: &Path,
+    config: &mut Config,
+    sources: &crate::diag::SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let fence = confine::Fence::new(root);
+    let lines = sources
+        .get(config::FILE_NAME)
+        .map(|t| yaml_lines::key_lines(t))
+        .unwrap_or_default();
+    let refuse = |key: &str, written: &str, e: confine::Escape| {
+        let line = yaml_lines::line_of(&lines, key).unwrap_or(1);
+        Diagnostic::new(
+            &codes::PATH_REFUSED,
+            format!(
+                "`{key}: {}` {}",
+                confine::shown_path(written),
+                e.reason("the catalogue root")
+            ),
+        )
+        .file(config::FILE_NAME)
+        .at(line, 1)
+        .help("name a folder inside the catalogue root")
+    };
+    if let Some(dir) = config.checks_dir.clone() {
+        if let Err(e) = fence.resolve(root, &dir) {
+            diags.push(refuse("checks_dir", &dir, e));
+            config.checks_dir = None;
+        }
+    }
+    if let Some(rc) = config.rules.as_mut() {
+        if let Some(dir) = rc.dir.clone() {
+            if let Err(e) = fence.resolve(root, &dir) {
+                diags.push(refuse("rules.dir", &dir, e));
+                rc.dir = None;
+            }
+        }
+    }
 }
 
 /// Names of the `*.md` files directly in `dir`, sorted (as bytes) so loading order never

@@ -21,6 +21,18 @@ impl LineIndex {
         LineIndex { starts }
     }
 
+    /// The text of 1-based line `line`, without its line break.
+    pub fn line<'t>(&self, text: &'t str, line: usize) -> Option<&'t str> {
+        let start = *self.starts.get(line.checked_sub(1)?)?;
+        let end = self
+            .starts
+            .get(line)
+            .map(|s| s.saturating_sub(1))
+            .unwrap_or(text.len());
+        text.get(start..end.max(start))
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+    }
+
     /// 1-based (line, column); the column counts characters, not bytes.
     pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
@@ -84,6 +96,9 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
         .help(codes::OUTSIDE_ROOT.help));
     }
     let meta = std::fs::metadata(path).map_err(|e| unreadable(&shown, &e))?;
+    if !meta.is_file() {
+        return Err(not_regular(&shown, &meta));
+    }
     if meta.len() > MAX_FILE_BYTES {
         return Err(Diagnostic::new(
             &codes::FILE_TOO_LARGE,
@@ -113,10 +128,77 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
 pub fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
+    open_regular(path)?
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// Open `path` for reading only if it is a regular file. A FIFO, socket or device named as a
+/// catalogue file would block the read forever (a FIFO with no writer) or never end, so the
+/// type is checked before opening; the open itself does not block (`O_NONBLOCK`, which has no
+/// effect on a regular file), and the type is checked again on the open handle, so a file
+/// swapped for a FIFO in between is caught too.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let kind = |m: &std::fs::Metadata| -> std::io::Result<()> {
+        if m.is_file() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(format!(
+                "not a regular file ({})",
+                file_kind(m)
+            )))
+        }
+    };
+    kind(&std::fs::metadata(path)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    kind(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// What a non-regular file is, in words.
+pub fn file_kind(m: &std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The finding for a catalogue path that names a FIFO, socket, device or directory.
+pub fn not_regular(shown: &str, meta: &std::fs::Metadata) -> Diagnostic {
+    Diagnostic::new(
+        &codes::NOT_REGULAR_FILE,
+        format!(
+            "`{shown}` is {}, not a regular file; it is not read",
+            file_kind(meta)
+        ),
+    )
+    .file(shown)
+    .help(codes::NOT_REGULAR_FILE.help)
 }
 
 fn unreadable(shown: &str, e: &std::io::Error) -> Diagnostic {

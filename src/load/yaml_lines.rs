@@ -254,6 +254,12 @@ fn scan_flow(s: &str, base: &str, line: usize, out: &mut BTreeMap<String, usize>
                     }
                     i += 1;
                 }
+                if i == start {
+                    // A `:` with no key before it (`{: x}`): step over it, or the scan would
+                    // stand still on it forever.
+                    i += 1;
+                    continue;
+                }
                 let text = s.get(start..i).unwrap_or("").trim().to_string();
                 take_key(text, s, &mut i, &mut stack, &mut last_key, line, out);
             }
@@ -292,6 +298,12 @@ mod tests {
 
     fn lines(text: &str) -> Vec<(String, usize)> {
         key_lines(text).into_iter().collect()
+    }
+
+    #[test]
+    fn a_colon_without_a_key_in_a_flow_mapping_ends() {
+        // Once an endless loop: the scanner never stepped over the lone `:`.
+        let _ = key_lines("a: {: x, b: [: y]}\nc: {k: {: }}\n");
     }
 
     #[test]

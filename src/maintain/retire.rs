@@ -5,7 +5,6 @@ use super::{manifest_without, Refused};
 use crate::load::{config, manifest};
 use crate::model::{Catalogue, Mode};
 use crate::write::Change;
-use regex::Regex;
 
 pub struct Request<'a> {
     pub id: &'a str,
@@ -103,11 +102,11 @@ pub fn retire(cat: &Catalogue, req: &Request<'_>) -> Result<(), Refused> {
     if cat.retired(req.id).is_some() {
         return Err(Refused(format!("`{}` is already retired", req.id)));
     }
-    let date_ok = Regex::new(r"^\d{4}-\d{2}-\d{2}$")
-        .map(|r| r.is_match(req.date))
-        .unwrap_or(false);
-    if !date_ok {
-        return Err(Refused(format!("--date `{}` is not YYYY-MM-DD", req.date)));
+    if !crate::model::date::is_calendar_date(req.date) {
+        return Err(Refused(format!(
+            "--date `{}` is not a calendar day written YYYY-MM-DD",
+            req.date
+        )));
     }
     if req.reason.trim().is_empty() {
         return Err(Refused("--reason must say why the check is retired".into()));

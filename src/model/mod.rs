@@ -5,6 +5,7 @@ pub mod check;
 pub mod check_fields;
 pub mod check_text;
 pub mod config;
+pub mod date;
 pub mod document;
 pub mod outline;
 pub mod reference;

@@ -1,8 +1,9 @@
 //! Diagnostics as human text (with the source line), JSON, GitHub workflow commands and SARIF.
 
+use super::excerpt::{terminal_safe, Excerpt, Excerpts};
 use crate::diag::{codes, Diagnostic, Level, Summary};
+use crate::load::text::LineIndex;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity};
-use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, Config};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -26,35 +27,6 @@ impl Sources for crate::model::Catalogue {
     }
 }
 
-/// Byte offset of a 1-based (line, column) in `text`, column counted in characters.
-fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line.checked_sub(1)?)
-        .map(str::len)
-        .sum();
-    let rest = text.get(start..)?;
-    let line_text = rest.split('\n').next().unwrap_or("");
-    let col = column.saturating_sub(1);
-    let within = line_text
-        .char_indices()
-        .nth(col)
-        .map(|(i, _)| i)
-        .unwrap_or(line_text.len());
-    Some(start + within)
-}
-
-fn byte_width(text: &str, offset: usize, chars: usize) -> usize {
-    let rest = text.get(offset..).unwrap_or("");
-    let line = rest.split('\n').next().unwrap_or("");
-    let end = line
-        .char_indices()
-        .nth(chars)
-        .map(|(i, _)| i)
-        .unwrap_or(line.len());
-    end.max(usize::from(!line.is_empty()))
-}
-
 /// Human output: each diagnostic with its source line and a caret, then a summary line.
 pub fn human(diags: &[Diagnostic], sources: &dyn Sources, prefix: &str, color: bool) -> String {
     let mut out = human_findings(diags, sources, prefix, color);
@@ -69,18 +41,34 @@ pub fn human_findings(
     prefix: &str,
     color: bool,
 ) -> String {
-    // Only the files a finding points into: indexing the lines of every source would cost
-    // tens of megabytes on a large catalogue that has one finding.
-    let mut files = SimpleFiles::new();
-    let mut ids: BTreeMap<&str, (usize, Arc<str>)> = BTreeMap::new();
-    for name in diags.iter().filter_map(|d| d.file.as_deref()) {
-        if ids.contains_key(name) {
-            continue;
-        }
-        if let Some(text) = sources.text_of(name) {
-            let id = files.add(join(prefix, name), Arc::clone(&text));
-            ids.insert(name, (id, text));
-        }
+    // Only the files a finding points into, each indexed once: indexing every source would
+    // cost tens of megabytes on a large catalogue that has one finding, and searching a file
+    // from its start per finding made many findings in a large file quadratic.
+    let mut files: BTreeMap<&str, Option<(Arc<str>, LineIndex)>> = BTreeMap::new();
+    let mut excerpts = Excerpts::default();
+    let mut located = Vec::with_capacity(diags.len());
+    for d in diags {
+        let at = d.file.as_deref().zip(d.line).and_then(|(name, line)| {
+            let (text, index) = files
+                .entry(name)
+                .or_insert_with(|| {
+                    sources.text_of(name).map(|t| {
+                        let index = LineIndex::new(&t);
+                        (t, index)
+                    })
+                })
+                .as_ref()?;
+            let line_text = index.line(text, line)?;
+            excerpts.0.push(Excerpt::new(
+                join(prefix, name),
+                line,
+                line_text,
+                d.column.unwrap_or(1),
+                d.width,
+            ));
+            Some(excerpts.0.len() - 1)
+        });
+        located.push(at);
     }
     let mut buf = if color {
         Buffer::ansi()
@@ -88,7 +76,7 @@ pub fn human_findings(
         Buffer::no_color()
     };
     let config = Config::default();
-    for d in diags {
+    for (d, at) in diags.iter().zip(located) {
         let severity = match d.level {
             Level::Error => Severity::Error,
             Level::Warning => Severity::Warning,
@@ -96,17 +84,11 @@ pub fn human_findings(
         };
         let mut report = Report::new(severity)
             .with_code(d.code)
-            .with_message(&d.message);
+            .with_message(terminal_safe(&d.message, true));
         let mut notes = Vec::new();
-        let located = d.file.as_deref().and_then(|f| {
-            let (id, text) = ids.get(f)?;
-            let id = *id;
-            let off = offset_of(text, d.line?, d.column.unwrap_or(1))?;
-            Some((id, off, byte_width(text, off, d.width)))
-        });
-        match (located, &d.file) {
-            (Some((id, off, w)), _) => {
-                report = report.with_labels(vec![Label::primary(id, off..off + w)]);
+        match (at.and_then(|i| excerpts.0.get(i).map(|e| (i, e))), &d.file) {
+            (Some((id, e)), _) => {
+                report = report.with_labels(vec![Label::primary(id, e.caret.clone())]);
             }
             (None, Some(f)) => {
                 let at = match (d.line, d.column) {
@@ -114,17 +96,17 @@ pub fn human_findings(
                     (Some(l), None) => format!(":{l}"),
                     _ => String::new(),
                 };
-                notes.push(format!("in {}{at}", join(prefix, f)));
+                notes.push(format!("in {}{at}", terminal_safe(&join(prefix, f), false)));
             }
             _ => {}
         }
         if let Some(h) = &d.help {
-            notes.push(format!("help: {h}"));
+            notes.push(format!("help: {}", terminal_safe(h, true)));
         }
         report = report.with_notes(notes);
         // Writing into an in-memory buffer cannot fail on I/O; a rendering error falls back
         // to the plain line so no finding is ever dropped.
-        if term::emit(&mut buf, &config, &files, &report).is_err() {
+        if term::emit(&mut buf, &config, &excerpts, &report).is_err() {
             let _ = std::io::Write::write_all(&mut buf, plain_line(d, prefix).as_bytes());
         }
     }
@@ -136,7 +118,7 @@ fn plain_line(d: &Diagnostic, prefix: &str) -> String {
         "{}[{}]: {} ({}:{})\n",
         d.level.as_str(),
         d.code,
-        d.message,
+        terminal_safe(&d.message, true),
         d.file
             .as_deref()
             .map(|f| join(prefix, f))

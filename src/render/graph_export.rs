@@ -4,12 +4,17 @@ use crate::graph::{EdgeKind, Graph, Node};
 use serde_json::json;
 use std::collections::BTreeSet;
 
+/// A DOT/Mermaid node name: ASCII letters and digits stay, every other character becomes
+/// `_<hex>_`. Injective, so `ÄRCH-001` and `ARCH-001` (or `A-1` and `A_1`) never share a node.
 fn node_id(n: &Node) -> String {
-    let key: String = n
-        .key()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+    let mut key = String::new();
+    for c in n.key().chars() {
+        if c.is_ascii_alphanumeric() {
+            key.push(c);
+        } else {
+            key.push_str(&format!("_{:x}_", c as u32));
+        }
+    }
     format!("{}_{key}", n.kind())
 }
 

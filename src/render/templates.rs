@@ -105,7 +105,8 @@ fn overrides(dir: &Path) -> Result<Vec<(String, String)>, String> {
             if path.is_dir() && prefix.is_empty() {
                 dirs.push((path, format!("{name}/")));
             } else if name.ends_with(".tera") {
-                let text = std::fs::read_to_string(&path)
+                let text = crate::load::text::read_limited(&path)
+                    .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
                     .map_err(|e| format!("cannot read template `{}`: {e}", path.display()))?;
                 found.push((format!("{prefix}{name}"), text));
             }
@@ -145,6 +146,8 @@ impl Templates {
                 tera.autoescape_on(vec![".html.tera", ".html", ".xml.tera"]);
                 tera.register_filter("md_cell", md_cell);
                 tera.register_filter("md_link", md_link);
+                tera.register_filter("md_text", md_text);
+                tera.register_filter("md_code", md_code);
                 let members = self
                     .sources
                     .iter()
@@ -180,18 +183,113 @@ fn chain(e: &dyn std::error::Error) -> String {
 }
 
 /// Text safe inside a Markdown table cell: pipes escaped, line breaks folded.
+/// A value as one Markdown table cell: [`md_inline`], with `|` escaped (GFM splits cells on
+/// it even inside code spans, and honours `\|` there).
 fn md_cell(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
-    let s = match value {
+    Ok(Value::String(md_inline(&plain(value)).replace('|', "\\|")))
+}
+
+/// A value as inline Markdown running text (a list item, a heading, a sentence).
+fn md_text(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
+    Ok(Value::String(md_inline(&plain(value))))
+}
+
+/// A value as one inline code span: one line, fenced by more backticks than any run inside it,
+/// so no backtick in a file name or server name can end the span early. In a table cell `|`
+/// is escaped as GFM asks.
+fn md_code(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
+    let s = plain(value)
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('|', "\\|");
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    Ok(Value::String(format!("{fence}{pad}{s}{pad}{fence}")))
+}
+
+fn plain(value: &Value) -> String {
+    match value {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
         other => other.to_string(),
+    }
+}
+
+/// Text that cannot change the structure of the Markdown it is interpolated into: one line
+/// (line breaks folded, so no new heading, list item or table row), `<` `>` `&` outside code
+/// spans as entities (no raw HTML, no `<!-- auditbook:… -->` region marker; inside a code span
+/// they are literal already), and a leading block marker escaped (no heading, list or quote
+/// inside a list item). Used for every value a Markdown template takes from a profile, a
+/// results file or the catalogue.
+pub fn md_inline(s: &str) -> String {
+    let one_line = s
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let chars: Vec<char> = one_line.chars().collect();
+    let run_at = |i: usize| chars[i..].iter().take_while(|c| **c == '`').count();
+    let mut out = String::with_capacity(one_line.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '`' {
+            let n = run_at(i);
+            // A run of n backticks opens a code span only if a run of exactly n closes it.
+            let mut j = i + n;
+            let mut close = None;
+            while j < chars.len() {
+                if chars[j] == '`' {
+                    let m = run_at(j);
+                    if m == n {
+                        close = Some(j);
+                        break;
+                    }
+                    j += m;
+                } else {
+                    j += 1;
+                }
+            }
+            let end = close.map(|j| j + n).unwrap_or(i + n);
+            out.extend(&chars[i..end]);
+            i = end;
+            continue;
+        }
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    let marker = {
+        let mut it = out.chars();
+        match it.next() {
+            Some('#') => true,
+            Some('-' | '+' | '*') => it.next() == Some(' '),
+            Some(d) if d.is_ascii_digit() => {
+                let rest: String = out
+                    .chars()
+                    .skip_while(char::is_ascii_digit)
+                    .take(2)
+                    .collect();
+                rest == ". " || rest == ") " || rest == "." || rest == ")"
+            }
+            _ => false,
+        }
     };
-    Ok(Value::String(
-        s.replace('|', "\\|")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" "),
-    ))
+    if marker {
+        out.insert(0, '\\');
+    }
+    out
 }
 
 /// A `{label, url}` object as a Markdown link that is also safe in a table cell: the label's

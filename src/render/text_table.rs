@@ -1,7 +1,17 @@
 //! Plain aligned text tables for the terminal.
 
-/// Columns padded to their widest cell (in characters); the last column is not padded.
+/// Columns padded to their widest cell (in characters); the last column is not padded. Cells
+/// hold catalogue and profile text, so control characters are made visible first.
 pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|c| super::excerpt::terminal_safe(c, false).into_owned())
+                .collect()
+        })
+        .collect();
+    let rows = &rows;
     let cols = header.len();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
