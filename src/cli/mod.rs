@@ -11,6 +11,7 @@ mod inputs;
 mod lint;
 mod list;
 mod new;
+pub mod output;
 mod portfolio;
 mod profile;
 mod retire;
@@ -38,11 +39,14 @@ pub fn main() -> ExitCode {
     let code = match run(&cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("auditbook: error: {e}");
+            // After a closed pipe the run ends quietly (see `output`).
+            if !output::pipe_closed() && !e.0.is_empty() {
+                output::eprint(&format!("auditbook: error: {e}\n"));
+            }
             EXIT_FAILURE
         }
     };
-    ExitCode::from(code)
+    ExitCode::from(output::exit_code(code))
 }
 
 /// Run one command; `Err` means the engine could not do its job (exit 2).
