@@ -86,6 +86,9 @@ const PROFILE_SCHEMA: &str = r#"profile:
     data_source.is_swiss_open_data: {type: bool}
 "#;
 
+// Writes with plain `fs::write`, deliberately not through `crate::write`: it fills a fresh
+// folder the caller just made (benchmarks, tests) with up to 100,000 files, where a flush to disk
+// per file would cost minutes and there is nothing to protect.
 /// Write a catalogue of `n` checks into `dir` (which must exist and be empty).
 pub fn generate(dir: &Path, n: usize, body: Body) -> std::io::Result<()> {
     let checks = dir.join("checks");

@@ -126,3 +126,14 @@ fn a_full_disk_on_stderr_turns_the_run_into_a_failure() {
     let out = redirected(&f, "2>/dev/null", &["list"]);
     assert_eq!(code(&out), Some(0));
 }
+
+/// Help goes through the same writer: a lost `--help` is not a success.
+#[test]
+fn help_into_a_full_disk_exits_2() {
+    let f = Fixture::new("clean");
+    let out = redirected(&f, ">/dev/full", &["--help"]);
+    assert_eq!(code(&out), Some(2));
+    // The clean twin.
+    let out = redirected(&f, ">/dev/null", &["--help"]);
+    assert_eq!(code(&out), Some(0));
+}

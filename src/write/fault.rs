@@ -1,6 +1,8 @@
 //! Fault injection for the crash tests: with `AUDITBOOK_FAULT_AFTER_STEPS=N` in the
-//! environment, the process aborts (no cleanup, like `kill -9`) right after its N-th committed
-//! file-system step (a rename, a link or a removal). Without the variable nothing happens.
+//! environment, the process ends at once with exit code 86 right after its N-th committed
+//! file-system step (a rename, a link or a removal): no later step, no destructor and no undo
+//! runs, which leaves the files as `kill -9` would (an abort would do the same, but can leave
+//! a core file in the catalogue). Without the variable nothing happens.
 //! The tests run a writing command once for every N and prove that the next writing command
 //! repairs the catalogue.
 
@@ -8,6 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 pub const ENV: &str = "AUDITBOOK_FAULT_AFTER_STEPS";
+/// The exit code of a run ended by the hook.
+pub const EXIT: i32 = 86;
 
 static STEPS: AtomicUsize = AtomicUsize::new(0);
 
@@ -20,6 +24,6 @@ fn limit() -> Option<usize> {
 pub fn step() {
     let n = STEPS.fetch_add(1, Ordering::SeqCst) + 1;
     if limit() == Some(n) {
-        std::process::abort();
+        std::process::exit(EXIT);
     }
 }
