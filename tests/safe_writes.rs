@@ -310,3 +310,18 @@ fn new_and_retire_keep_lf_line_endings() {
     assert!(!all_crlf(&f, "catalogue.yaml"));
     assert!(!all_crlf(&f, "checks/MANIFEST.txt"));
 }
+
+/// Run as root (CI containers often are), a rewritten report stays its owner's file.
+#[test]
+fn a_rewritten_file_keeps_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("report.md");
+    std::fs::write(&p, "old").unwrap();
+    if std::os::unix::fs::chown(&p, Some(4321), Some(4321)).is_err() {
+        return; // not root: a file can only be one's own, nothing to show
+    }
+    assert_eq!(audit_out(&p).0, 0);
+    let meta = std::fs::metadata(&p).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (4321, 4321));
+    assert_full_report(&std::fs::read_to_string(&p).unwrap());
+}

@@ -98,3 +98,24 @@ fn reused_macros_without_recursion_render() {
         "**Prüfung** **Prüfung**\n**Ende**"
     );
 }
+
+/// In `verify`, a region rendered with a recursive template is a finding on the region's line.
+#[test]
+fn verify_reports_a_recursive_region_template_as_a_finding() {
+    let dir = templates(&[(
+        "rules-table.md.tera",
+        "{% macro f() %}{{ self::f() }}{% endmacro f %}{{ self::f() }}",
+    )]);
+    let out = auditbook()
+        .args(["-C", "tests/fixtures/graph", "--templates"])
+        .arg(dir.path())
+        .args(["verify", "--format", "json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found = common::findings_in(&v, "AB606");
+    assert!(!found.is_empty(), "{v:#}");
+    assert!(v.to_string().contains("macro `f` in `rules-table.md.tera` calls itself"));
+}

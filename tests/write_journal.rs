@@ -184,16 +184,19 @@ fn a_crash_during_recovery_is_repaired_by_the_next_command() {
 fn leftover_temporary_files_are_swept_and_others_kept() {
     let f = Fixture::new("clean");
     f.write(
-        "checks/.FID-009.md.auditbook-tmp-4242-0",
+        "checks/.FID-009.md.auditbook-tmp-999999999-0",
         "halb geschrieben",
     );
-    f.write(".catalogue.yaml.auditbook-tmp-4242-1", "name: halb");
+    f.write(".catalogue.yaml.auditbook-tmp-999999999-1", "name: halb");
     // Not auditbook's, or not a writing command's: kept.
     f.write("checks/.notizen.md", "eigene Notizen");
     f.write(
         ".report.md.auditbook-out-4242-0",
         "a report being written elsewhere",
     );
+    // A writing command's temporary file whose process is alive (this test's): kept.
+    let live = format!("checks/.FID-010.md.auditbook-tmp-{}-0", std::process::id());
+    f.write(&live, "being written");
     let out = run(&f, &["sync"], None);
     assert_eq!(out.status.code(), Some(0));
     assert!(
@@ -201,10 +204,13 @@ fn leftover_temporary_files_are_swept_and_others_kept() {
         "{}",
         stderr(&out)
     );
-    assert!(!f.path("checks/.FID-009.md.auditbook-tmp-4242-0").exists());
-    assert!(!f.path(".catalogue.yaml.auditbook-tmp-4242-1").exists());
+    assert!(!f
+        .path("checks/.FID-009.md.auditbook-tmp-999999999-0")
+        .exists());
+    assert!(!f.path(".catalogue.yaml.auditbook-tmp-999999999-1").exists());
     assert!(f.path("checks/.notizen.md").exists());
     assert!(f.path(".report.md.auditbook-out-4242-0").exists());
+    assert!(f.path(&live).exists());
 
     // The clean twin: nothing to sweep, nothing said.
     let out = run(&f, &["sync"], None);

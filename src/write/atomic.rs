@@ -47,8 +47,15 @@ pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
     let mut file = options.open(&tmp)?;
     let written = (|| {
         file.write_all(bytes)?;
-        if let Target::Regular(_, perms) = target {
-            file.set_permissions(perms.clone())?;
+        if let Target::Regular(_, meta) = target {
+            file.set_permissions(meta.permissions())?;
+            // Root rewriting a user's file must not leave it root's; anyone else cannot give
+            // a file away and need not (the file was theirs to write).
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+            }
         }
         file.sync_all()
     })();

@@ -118,11 +118,13 @@ impl Session {
                 let undone = undo(planned.get(..i).unwrap_or_default());
                 discard(planned.get(i..).unwrap_or_default());
                 let _ = journal::remove(&self.root);
-                let more = match undone {
-                    Ok(()) => "nothing was changed".to_string(),
-                    Err(u) => format!("undoing the earlier steps failed too: {u}"),
-                };
-                return Err(io::Error::new(e.kind(), format!("{e}; {more}")));
+                return Err(match undone {
+                    Ok(()) => e,
+                    Err(u) => io::Error::new(
+                        e.kind(),
+                        format!("{e}; undoing the steps before it failed too: {u}"),
+                    ),
+                });
             }
         }
         journal::remove(&self.root)?;
@@ -235,6 +237,18 @@ fn restore(path: &Path, bytes: &[u8]) -> io::Result<()> {
     atomic::replace(&staged)
 }
 
+/// A writing command's temporary file whose process is gone. The process id in the name is
+/// checked where `/proc` can tell: a catalogue nested in another one's folder may be written by
+/// a run that holds the other catalogue's lock.
+fn leftover(name: &str) -> bool {
+    let Some((_, rest)) = name.split_once(LOCKED_MARK) else {
+        return false;
+    };
+    let pid = rest.split('-').next().unwrap_or("");
+    let proc_fs = Path::new("/proc/self").exists();
+    !(proc_fs && !pid.is_empty() && Path::new("/proc").join(pid).exists())
+}
+
 /// Remove auditbook's temporary files under `dir`: under the lock, none belongs to a live run.
 /// Symlinked folders and hidden folders (`.git`) are not entered.
 fn sweep(dir: &Path, depth: usize) -> usize {
@@ -248,7 +262,7 @@ fn sweep(dir: &Path, depth: usize) -> usize {
         let Ok(ft) = entry.file_type() else {
             continue;
         };
-        if ft.is_file() && name.starts_with('.') && name.contains(LOCKED_MARK) {
+        if ft.is_file() && name.starts_with('.') && leftover(&name) {
             if fs::remove_file(entry.path()).is_ok() {
                 n += 1;
             }

@@ -2,7 +2,7 @@
 //! file renamed over the path is right for a regular file and wrong for everything else: it
 //! would turn a symlink, a FIFO or a device node (`/dev/null`) into a regular file.
 
-use std::fs::{self, Permissions};
+use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -13,8 +13,9 @@ const MAX_LINKS: usize = 40;
 pub enum Target {
     /// Nothing there yet; a dangling symlink resolves to the path it names.
     New(PathBuf),
-    /// A regular file (symlinks followed to it): replaced atomically, its permissions kept.
-    Regular(PathBuf, Permissions),
+    /// A regular file (symlinks followed to it): replaced atomically, its permissions (and,
+    /// where the user may, its owner) kept.
+    Regular(PathBuf, Metadata),
     /// A FIFO or character device (`/dev/stdout`, `/dev/null`): written through, never replaced.
     Stream(PathBuf),
 }
@@ -78,7 +79,7 @@ fn classify(real: &Path, meta: &fs::Metadata) -> io::Result<Target> {
     let ft = meta.file_type();
     if ft.is_file() {
         writable(real, meta)?;
-        return Ok(Target::Regular(real.into(), meta.permissions()));
+        return Ok(Target::Regular(real.into(), meta.clone()));
     }
     if ft.is_dir() {
         return Err(refused("is a directory; give a file name"));
