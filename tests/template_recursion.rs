@@ -117,5 +117,7 @@ fn verify_reports_a_recursive_region_template_as_a_finding() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let found = common::findings_in(&v, "AB606");
     assert!(!found.is_empty(), "{v:#}");
-    assert!(v.to_string().contains("macro `f` in `rules-table.md.tera` calls itself"));
+    assert!(v
+        .to_string()
+        .contains("macro `f` in `rules-table.md.tera` calls itself"));
 }

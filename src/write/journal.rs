@@ -42,7 +42,7 @@ pub fn recorded(root: &Path, path: &Path) -> String {
 }
 
 /// `..` and `.` removed without touching the file system.
-fn lexical(path: &Path) -> PathBuf {
+pub fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -209,4 +209,24 @@ pub fn boundary(root: &Path) -> io::Result<PathBuf> {
         cur = dir.parent();
     }
     Ok(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_under_the_root_are_recorded_relative_and_others_absolute() {
+        let root = lexical(&std::path::absolute("cat").unwrap());
+        assert_eq!(
+            recorded(&root, Path::new("cat/checks/X-001.md")),
+            "checks/X-001.md"
+        );
+        assert_eq!(
+            recorded(&root, Path::new("./cat/a/../MANIFEST.txt")),
+            "MANIFEST.txt"
+        );
+        let outside = recorded(&root, Path::new("cat/../README.md"));
+        assert!(Path::new(&outside).is_absolute() && outside.ends_with("README.md"));
+    }
 }

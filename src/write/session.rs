@@ -35,7 +35,8 @@ impl Session {
                 root.display()
             )));
         }
-        let root = std::path::absolute(root)?;
+        // Lexical like the paths the journal records, so they are found under it.
+        let root = journal::lexical(&std::path::absolute(root)?);
         let lock_path = root.join(LOCK_FILE);
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true).truncate(false);
@@ -98,6 +99,9 @@ impl Session {
     /// file first, the plan is journaled, then the renames run. A failure undoes what was done;
     /// a crash is finished by the next session. `command` names the change in the journal.
     pub fn apply(&self, command: &str, changes: &[Change]) -> io::Result<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
         let mut planned: Vec<Planned> = Vec::new();
         for change in changes {
             match stage(change) {
