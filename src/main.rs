@@ -5,30 +5,38 @@ use std::process::ExitCode;
 // modest cost in throughput at 10,000 checks and more (see BENCHMARKS.md).
 fn main() -> ExitCode {
     #[cfg(target_os = "linux")]
-    if stdout_probe::CLOSED.load(std::sync::atomic::Ordering::SeqCst) {
-        auditbook::cli::output::stdout_was_closed();
+    {
+        use std::sync::atomic::Ordering;
+        if stdio_probe::STDOUT_CLOSED.load(Ordering::SeqCst) {
+            auditbook::cli::output::stdout_was_closed();
+        }
+        if stdio_probe::STDERR_CLOSED.load(Ordering::SeqCst) {
+            auditbook::cli::output::stderr_was_closed();
+        }
     }
     auditbook::cli::main()
 }
 
-/// Whether the process started with stdout closed (`auditbook list >&-`). The Rust runtime
-/// opens `/dev/null` on a closed standard descriptor before `main` runs, so output would
-/// vanish and the run exit 0; this probe runs earlier, as an ELF initialiser, and looks.
+/// Whether the process started with stdout or stderr closed (`auditbook list >&-`). The Rust
+/// runtime opens `/dev/null` on a closed standard descriptor before `main` runs, so output
+/// would vanish and the run exit 0; this probe runs earlier, as an ELF initialiser, and looks.
 #[cfg(target_os = "linux")]
-mod stdout_probe {
+mod stdio_probe {
     use std::sync::atomic::{AtomicBool, Ordering};
 
-    pub static CLOSED: AtomicBool = AtomicBool::new(false);
+    pub static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+    pub static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
+
+    fn closed(fd: &str) -> bool {
+        // Without /proc nothing can be told: assume open.
+        std::path::Path::new("/proc/self/fd").is_dir()
+            && std::fs::symlink_metadata(format!("/proc/self/fd/{fd}"))
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    }
 
     extern "C" fn probe() {
-        if let Err(e) = std::fs::symlink_metadata("/proc/self/fd/1") {
-            // Without /proc (NotFound on the folder too) nothing can be told: assume open.
-            if e.kind() == std::io::ErrorKind::NotFound
-                && std::path::Path::new("/proc/self/fd").is_dir()
-            {
-                CLOSED.store(true, Ordering::SeqCst);
-            }
-        }
+        STDOUT_CLOSED.store(closed("1"), Ordering::SeqCst);
+        STDERR_CLOSED.store(closed("2"), Ordering::SeqCst);
     }
 
     #[used]

@@ -122,9 +122,16 @@ fn a_full_disk_on_stderr_turns_the_run_into_a_failure() {
     assert_eq!(code(&out), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("FID-001"));
 
+    // Closed, the same: the warning is lost, and the exit code says so.
+    let out = redirected(&f, "2>&-", &["list"]);
+    assert_eq!(code(&out), Some(2));
+
     // The clean twin: the same warning to a working stderr is only a warning.
     let out = redirected(&f, "2>/dev/null", &["list"]);
     assert_eq!(code(&out), Some(0));
+    // And with stderr closed but nothing to say, the run is clean.
+    let clean = Fixture::new("clean");
+    assert_eq!(code(&redirected(&clean, "2>&-", &["list"])), Some(0));
 }
 
 /// Help goes through the same writer: a lost `--help` is not a success.

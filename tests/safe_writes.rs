@@ -153,6 +153,25 @@ fn a_new_report_gets_the_umask_permissions() {
         let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, want, "umask {umask}");
     }
+    // A new check file too; the manifest it rewrites keeps its own mode.
+    let f = Fixture::new("clean");
+    std::fs::set_permissions(
+        f.path("checks/MANIFEST.txt"),
+        std::fs::Permissions::from_mode(0o664),
+    )
+    .unwrap();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg("umask 022; exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("auditbook"))
+        .args(["-C", ".", "new", "FID", "--title", "Neu"])
+        .current_dir(f.root())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mode = |rel: &str| std::fs::metadata(f.path(rel)).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode("checks/FID-003.md"), 0o644);
+    assert_eq!(mode("checks/MANIFEST.txt"), 0o664);
 }
 
 #[test]

@@ -6,8 +6,8 @@
 //!   truncated run for a clean one;
 //! - any other failure of stdout (ENOSPC on a full disk, a closed descriptor) ends the run with
 //!   exit code 2 and a message on stderr;
-//! - a failure of stderr cannot be reported; the run goes on and ends with exit code 2 at the
-//!   latest, because messages were lost.
+//! - a failure of stderr (a full disk, or stderr closed: `2>&-`) cannot be reported; the run
+//!   goes on and ends with exit code 2 at the latest, because messages were lost.
 
 use super::common::Failure;
 use std::io::{self, Write};
@@ -19,12 +19,19 @@ pub const EXIT_PIPE_CLOSED: u8 = 141;
 static PIPE_CLOSED: AtomicBool = AtomicBool::new(false);
 static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Record that the process started with stdout closed (`auditbook list >&-`). The runtime
 /// puts `/dev/null` in its place before `main`, so only a probe that runs earlier can tell;
 /// the binary has one.
 pub fn stdout_was_closed() {
     STDOUT_CLOSED.store(true, Ordering::SeqCst);
+}
+
+/// Record that the process started with stderr closed (`2>&-`): whatever it would have said is
+/// lost, which the exit code then says instead.
+pub fn stderr_was_closed() {
+    STDERR_CLOSED.store(true, Ordering::SeqCst);
 }
 
 /// Write `text` to stdout. `Err` ends the run: its message is empty when the pipe was closed.
@@ -50,6 +57,13 @@ pub fn print(text: &str) -> Result<(), Failure> {
 
 /// Write `text` to stderr; a failure is remembered for the exit code, never a panic.
 pub fn eprint(text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if STDERR_CLOSED.load(Ordering::SeqCst) {
+        STDERR_FAILED.store(true, Ordering::SeqCst);
+        return;
+    }
     let mut err = io::stderr().lock();
     match err.write_all(text.as_bytes()).and_then(|()| err.flush()) {
         Ok(()) => {}
