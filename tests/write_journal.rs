@@ -262,3 +262,22 @@ fn a_planted_journal_cannot_reach_outside_the_catalogue() {
     assert!(!f.path("checks/FID-002.md").exists());
     assert!(!f.path(JOURNAL).exists());
 }
+
+/// Between the crash and the repair, readers say that a change is pending and what finishes it.
+#[test]
+fn readers_point_to_a_pending_change() {
+    let f = Fixture::new("clean");
+    let out = run(&f, &["new", "FID", "--title", "Halb"], Some(2));
+    assert_eq!(out.status.code(), KILLED);
+    for args in [&["lint"][..], &["list"], &["verify"]] {
+        let err = stderr(&run(&f, args, None));
+        assert!(
+            err.contains("an interrupted change to this catalogue is pending"),
+            "{args:?}: {err}"
+        );
+    }
+    run(&f, &["sync"], None);
+    // The clean twin: once finished, nothing is said.
+    let err = stderr(&run(&f, &["lint"], None));
+    assert!(!err.contains("pending"), "{err}");
+}

@@ -39,12 +39,27 @@ pub fn prefix(cli: &Cli) -> String {
 }
 
 pub fn load(cli: &Cli) -> Result<Loaded, Failure> {
+    warn_pending_change(cli);
     Ok(load::load(&root(cli))?)
+}
+
+/// A reader of a catalogue whose last change was interrupted sees it half done (a check
+/// without its manifest line); say why, and what finishes it. Writing commands finish it
+/// before they load, so they never see this.
+fn warn_pending_change(cli: &Cli) {
+    if !cli.quiet && crate::write::journal::pending(&root(cli)) {
+        super::output::eprint(&format!(
+            "auditbook: warning: an interrupted change to this catalogue is pending ({}); \
+             run `auditbook sync` (or any writing command) to finish it\n",
+            crate::write::journal::FILE_NAME
+        ));
+    }
 }
 
 /// Load without keeping check texts, for commands that never read a check's body (lint,
 /// verify): what runs on every save stays small on a large catalogue.
 pub fn load_lean(cli: &Cli) -> Result<Loaded, Failure> {
+    warn_pending_change(cli);
     let options = load::Options {
         keep_check_texts: false,
     };

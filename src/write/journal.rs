@@ -69,6 +69,11 @@ pub fn write(root: &Path, command: &str, steps: &[Step]) -> io::Result<()> {
     atomic::replace(&staged)
 }
 
+/// Whether a change to the catalogue at `root` was interrupted and waits to be finished.
+pub fn pending(root: &Path) -> bool {
+    fs::symlink_metadata(root.join(FILE_NAME)).is_ok()
+}
+
 pub fn remove(root: &Path) -> io::Result<()> {
     atomic::remove(&root.join(FILE_NAME))
 }
