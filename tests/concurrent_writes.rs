@@ -78,6 +78,7 @@ fn four_concurrent_new_runs_create_four_checks() {
 /// A writer that finds the lock held waits for it and says why, then does its work.
 #[test]
 fn a_writer_waits_for_the_lock() {
+    use std::io::BufRead;
     let f = Fixture::new("clean");
     let lock = std::fs::OpenOptions::new()
         .read(true)
@@ -87,20 +88,29 @@ fn a_writer_waits_for_the_lock() {
         .open(f.path(auditbook::write::LOCK_FILE))
         .unwrap();
     lock.lock().unwrap();
-    let child = spawn_new(&f, "Wartet auf die Sperre");
-    std::thread::sleep(Duration::from_millis(700));
+    let mut child = spawn_new(&f, "Wartet auf die Sperre");
+    // Wait (however slow the machine) until the writer says it is waiting.
+    let err = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(err).lines() {
+            let _ = tx.send(line.unwrap_or_default());
+        }
+    });
+    let said = rx.recv_timeout(Duration::from_secs(120)).unwrap();
+    assert!(said.contains("waiting for another auditbook run"), "{said}");
+    std::thread::sleep(Duration::from_millis(200));
     assert!(
         !f.path("checks/FID-003.md").exists(),
         "wrote while the lock was held"
     );
     let started = Instant::now();
     lock.unlock().unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
     assert!(started.elapsed() < Duration::from_secs(60));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("waiting for another auditbook run"), "{err}");
     assert!(f.path("checks/FID-003.md").exists());
+    assert!(f.read("checks/MANIFEST.txt").contains("FID-003"));
 }
 
 /// The clean twin: an uncontended writer says nothing about waiting.
