@@ -216,6 +216,31 @@ fn out_to_dev_stdout_streams_the_report() {
     assert_full_report(&String::from_utf8(o.stdout).unwrap());
 }
 
+/// `--out /dev/stdout` with stdout appending to a log: the report is appended, the log's
+/// earlier lines stay (resolving the name to the file would have replaced the log).
+#[test]
+fn out_to_dev_stdout_appending_to_a_log_keeps_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("ci.log");
+    std::fs::write(&log, "früherer Lauf: ok\n").unwrap();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >> \"$LOG\"")
+        .arg(assert_cmd::cargo::cargo_bin("auditbook"))
+        .args(["-C", "catalogue", "audit", PROFILE, "--results", RESULTS])
+        .args(["--out", "/dev/stdout"])
+        .env("LOG", &log)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let rest = text
+        .strip_prefix("früherer Lauf: ok\n")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_full_report(rest);
+}
+
 /// The clean twin: an existing regular report is replaced by the new one, whole.
 #[test]
 fn out_over_a_regular_file_replaces_it() {

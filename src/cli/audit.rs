@@ -171,9 +171,19 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     })
 }
 
-/// The report file: its folder created if missing, then written by the rules of `write`
-/// (atomically over a file, through a stream such as `/dev/stdout`, never over a device).
+/// The report file: `/dev/stdout` (and the like) is the open stream; any other path has its
+/// folder created if missing and is written by the rules of `write` (atomically over a file,
+/// through a FIFO or character device, never over a device node).
 fn write_report(path: &Path, text: &str) -> Result<(), Failure> {
+    use crate::write::target::{standard_stream, Standard};
+    match standard_stream(path) {
+        Some(Standard::Out) => return common::print(text),
+        Some(Standard::Err) => {
+            super::output::eprint(text);
+            return Ok(());
+        }
+        None => {}
+    }
     let fail = |e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.exists() {

@@ -30,6 +30,25 @@ impl Target {
 }
 
 /// A refusal; the caller names the path ("cannot write `X`: it is a directory").
+/// One of the process's own standard streams, named as a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standard {
+    Out,
+    Err,
+}
+
+/// `/dev/stdout` and its aliases name the stream the process already has open, which may be a
+/// file opened for appending (`>> log`): opening the name again would write from its start, and
+/// resolving it to the file would replace it. Such a path is written to the open stream.
+pub fn standard_stream(path: &Path) -> Option<Standard> {
+    let s = path.to_str()?;
+    match s {
+        "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(Standard::Out),
+        "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(Standard::Err),
+        _ => None,
+    }
+}
+
 fn refused(why: &str) -> io::Error {
     io::Error::other(format!("it {why}"))
 }
