@@ -86,6 +86,9 @@ const PROFILE_SCHEMA: &str = r#"profile:
     data_source.is_swiss_open_data: {type: bool}
 "#;
 
+// Writes with plain `fs::write`, deliberately not through `crate::write`: it fills a fresh
+// folder the caller just made (benchmarks, tests) with up to 100,000 files, where a flush to disk
+// per file would cost minutes and there is nothing to protect.
 /// Write a catalogue of `n` checks into `dir` (which must exist and be empty).
 pub fn generate(dir: &Path, n: usize, body: Body) -> std::io::Result<()> {
     let checks = dir.join("checks");
@@ -181,13 +184,13 @@ pub fn profile_text(p: usize) -> String {
         r#"[Kubernetes, Docker]"#,
         r#"[Render]"#,
     ][p % 4];
-    let cloud = p % 4 != 0;
+    let cloud = !p.is_multiple_of(4);
     format!(
         "transport: {transport}\nsdk_language: {sdk}\nmcp_spec_version: \"{}\"\nauth_model: {auth}\ndata_class: {class}\nwrite_capable: {}\ndeployment: {deployment}\nis_cloud_deployed: {cloud}\ntools_make_external_requests: {}\ndata_source:\n  is_swiss_open_data: {}\n",
         ["2025-11-25", "2026-07-28"][p % 2],
-        p % 5 == 0,
-        p % 2 == 0,
-        p % 7 == 0,
+        p.is_multiple_of(5),
+        p.is_multiple_of(2),
+        p.is_multiple_of(7),
     )
 }
 

@@ -321,7 +321,8 @@ fn a_sync_plan_failing_on_a_rename_restores_what_it_wrote() {
     std::fs::remove_file(f.path("zz/big.md")).unwrap();
     f.write("zz/big.md/keep", "in the way");
     let before = tree(f.root());
-    assert!(auditbook::write::apply(&plan.changes).is_err());
+    let session = auditbook::write::Session::begin(f.root(), || {}).unwrap();
+    assert!(session.apply("sync", &plan.changes).is_err());
     assert!(tree(f.root()) == before);
 }
 

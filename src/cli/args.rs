@@ -12,7 +12,8 @@ use std::path::PathBuf;
                   rules, catalogue.yaml), finds every inconsistency, renders tables and audit \
                   reports, and verifies that documents still tell the truth about it.",
     after_help = "Exit codes: 0 no errors, 1 errors found (or warnings with --deny warnings), \
-                  2 the engine could not do its job."
+                  2 the engine could not do its job (also: output lost to a full disk or a \
+                  closed stdout), 141 output went to a pipe that was closed early."
 )]
 pub struct Cli {
     /// Catalogue root (default: ./catalogue if it exists, else .)

@@ -155,7 +155,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     };
     match (&args.out, explanation) {
         (Some(out), expl) => {
-            write_atomically(out, &rendered)?;
+            write_report(out, &rendered)?;
             if let Some(e) = expl {
                 common::print(&e)?;
             }
@@ -171,18 +171,26 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     })
 }
 
-/// Write through a temporary file in the same directory, so a reader never sees half a report.
-fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+/// The report file: `/dev/stdout` (and the like) is the open stream; any other path has its
+/// folder created if missing and is written by the rules of `write` (atomically over a file,
+/// through a FIFO or character device, never over a device node).
+fn write_report(path: &Path, text: &str) -> Result<(), Failure> {
+    use crate::write::target::{standard_stream, Standard};
+    match standard_stream(path) {
+        Some(Standard::Out) => return common::print(text),
+        Some(Standard::Err) => {
+            super::output::eprint(text);
+            return Ok(());
+        }
+        None => {}
+    }
     let fail = |e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
-    std::fs::create_dir_all(&dir).map_err(fail)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(fail)?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.exists() {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+    }
+    crate::write::file(path, text).map_err(fail)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use super::args::{Cli, ColorChoice, Deny};
 use crate::diag::{Diagnostic, Level, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// The engine could not do its job (exit code 2).
@@ -39,12 +39,27 @@ pub fn prefix(cli: &Cli) -> String {
 }
 
 pub fn load(cli: &Cli) -> Result<Loaded, Failure> {
+    warn_pending_change(cli);
     Ok(load::load(&root(cli))?)
+}
+
+/// A reader of a catalogue whose last change was interrupted sees it half done (a check
+/// without its manifest line); say why, and what finishes it. Writing commands finish it
+/// before they load, so they never see this.
+fn warn_pending_change(cli: &Cli) {
+    if !cli.quiet && crate::write::journal::pending(&root(cli)) {
+        super::output::eprint(&format!(
+            "auditbook: warning: an interrupted change to this catalogue is pending ({}); \
+             run `auditbook sync` (or any writing command) to finish it\n",
+            crate::write::journal::FILE_NAME
+        ));
+    }
 }
 
 /// Load without keeping check texts, for commands that never read a check's body (lint,
 /// verify): what runs on every save stays small on a large catalogue.
 pub fn load_lean(cli: &Cli) -> Result<Loaded, Failure> {
+    warn_pending_change(cli);
     let options = load::Options {
         keep_check_texts: false,
     };
@@ -86,11 +101,22 @@ pub fn json_text(v: &impl serde::Serialize) -> Result<String, Failure> {
         .map_err(|e| Failure(format!("cannot write JSON output: {e}")))
 }
 
-pub fn print(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+pub use super::output::print;
+
+/// Begin a writing command: lock the catalogue (saying so when another run holds it), finish
+/// an interrupted change and say what was repaired. Taken before the catalogue is loaded, so
+/// what the command plans from is what it changes.
+pub fn write_session(cli: &Cli) -> Result<crate::write::Session, Failure> {
+    let session = crate::write::Session::begin(&root(cli), || {
+        super::output::eprint(
+            "auditbook: waiting for another auditbook run that is changing this catalogue\n",
+        )
+    })
+    .map_err(|e| Failure(e.to_string()))?;
+    for line in &session.repairs {
+        super::output::eprint(&format!("auditbook: {line}\n"));
+    }
+    Ok(session)
 }
 
 /// For data commands: load problems go to stderr (never silently), the data to stdout.
@@ -99,11 +125,11 @@ pub fn warn_load_problems(cli: &Cli, loaded: &Loaded) {
     if s.errors > 0 && !cli.quiet {
         // Not every loading error drops a file (a malformed manifest line does not), so say
         // both numbers rather than one that can be wrong.
-        eprintln!(
-            "auditbook: warning: {} error(s) while loading; {} check file(s) left out; run `auditbook lint` for details",
+        super::output::eprint(&format!(
+            "auditbook: warning: {} error(s) while loading; {} check file(s) left out; run `auditbook lint` for details\n",
             s.errors,
             loaded.catalogue.broken.len()
-        );
+        ));
     }
 }
 

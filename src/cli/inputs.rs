@@ -72,10 +72,7 @@ pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &SourceMap) {
     if shown.is_empty() {
         return;
     }
-    eprint!(
-        "{}",
-        diagnostics::human(&shown, sources, "", common::color(cli))
-    );
+    super::output::eprint(&diagnostics::human(&shown, sources, "", common::color(cli)));
 }
 
 /// Whether these diagnostics fail the run (errors, or warnings under `--deny warnings`).

@@ -71,7 +71,7 @@ pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
         Ok(c) => c,
         Err(diags) => {
             let text = diagnostics::human(&diags, &std::collections::BTreeMap::new(), "", false);
-            eprint!("{text}");
+            super::output::eprint(&text);
             return Ok(super::EXIT_FAILURE);
         }
     };

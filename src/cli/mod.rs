@@ -11,6 +11,7 @@ mod inputs;
 mod lint;
 mod list;
 mod new;
+pub mod output;
 mod portfolio;
 mod profile;
 mod retire;
@@ -34,15 +35,54 @@ pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return ExitCode::from(output::exit_code(usage(&e))),
+    };
     let code = match run(&cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("auditbook: error: {e}");
+            // After a closed pipe the run ends quietly (see `output`).
+            if !output::pipe_closed() && !e.0.is_empty() {
+                output::eprint(&format!("auditbook: error: {e}\n"));
+            }
             EXIT_FAILURE
         }
     };
-    ExitCode::from(code)
+    ExitCode::from(output::exit_code(code))
+}
+
+/// Help, version and argument errors, through the same writer as everything else (clap's own
+/// printing ignores a failed write and exits 0).
+fn usage(e: &clap::Error) -> u8 {
+    use std::io::IsTerminal;
+    let to_stderr = e.use_stderr();
+    let styled = e.render();
+    let colour = if to_stderr {
+        std::io::stderr().is_terminal()
+    } else {
+        std::io::stdout().is_terminal()
+    };
+    let text = if colour {
+        styled.ansi().to_string()
+    } else {
+        styled.to_string()
+    };
+    let code = u8::try_from(e.exit_code()).unwrap_or(EXIT_FAILURE);
+    if to_stderr {
+        output::eprint(&text);
+        code
+    } else {
+        match output::print(&text) {
+            Ok(()) => code,
+            Err(f) => {
+                if !f.0.is_empty() {
+                    output::eprint(&format!("auditbook: error: {f}\n"));
+                }
+                EXIT_FAILURE
+            }
+        }
+    }
 }
 
 /// Run one command; `Err` means the engine could not do its job (exit 2).

@@ -7,9 +7,11 @@ use crate::maintain::new;
 pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
     // Checked before anything is written: a bad `--format` must not leave a new file behind.
     let fmt = common::format(cli, &["human", "json"])?;
+    let session = common::write_session(cli)?;
     let loaded = common::load(cli)?;
     let templates = common::templates(cli)?;
     let created = new::create(
+        &session,
         &loaded.catalogue,
         &templates,
         &args.category,

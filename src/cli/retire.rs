@@ -8,6 +8,7 @@ use crate::maintain::retire::{self, Request};
 pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     // Checked before anything is written: a bad `--format` must not retire the id.
     let fmt = common::format(cli, &["human", "json"])?;
+    let session = common::write_session(cli)?;
     let loaded = common::load(cli)?;
     let req = Request {
         id: &args.id,
@@ -16,7 +17,7 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         merged_into: args.merged_into.as_deref(),
         replaced_by: args.replaced_by.as_deref(),
     };
-    retire::retire(&loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
+    retire::retire(&session, &loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
     // Read the catalogue again: what still refers to the id is now a finding to fix.
     let after = common::load(cli)?;
     let graph = Graph::build(&after.catalogue);

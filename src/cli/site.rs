@@ -27,7 +27,7 @@ pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
         }
-        crate::write::atomic(&path, &page.text)
+        crate::write::file(&path, &page.text)
             .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
     }
     if !cli.quiet {

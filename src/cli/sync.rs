@@ -6,6 +6,7 @@ use super::common::{self, Failure};
 
 pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json"])?;
+    let session = common::write_session(cli)?;
     let loaded = common::load(cli)?;
     let cat = &loaded.catalogue;
     let templates = common::templates(cli)?;
@@ -18,7 +19,9 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
             return common::report(cli, diags, &loaded, fmt, extra);
         }
     };
-    crate::write::apply(&plan.changes).map_err(|e| Failure(format!("cannot write: {e}")))?;
+    session
+        .apply("sync", &plan.changes)
+        .map_err(|e| Failure(format!("cannot write: {e}")))?;
     let prefix = common::prefix(cli);
     let text = if fmt == "json" {
         let rewritten: Vec<_> = plan

@@ -138,7 +138,7 @@ fn absolute(p: &Path) -> Option<PathBuf> {
 
 /// `a/b/../c/./d` → `a/c/d`, without touching the file system. `..` above the start is kept
 /// (it can only make a path leave the fence, which the caller then reports).
-fn normalise(p: &Path) -> PathBuf {
+pub fn normalise(p: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();
     for c in p.components() {
         match c {

@@ -1,6 +1,8 @@
 //! Maintainer operations that change the catalogue: `new` and `retire`. Each validates its
-//! input fully, plans every file change, and applies them with `write::apply` (all or nothing).
+//! input fully, plans every file change, and applies them in the command's `write::Session`
+//! (locked, journaled, all or nothing). Files they edit keep their line endings.
 
+pub mod line_endings;
 pub mod new;
 pub mod retire;
 

@@ -1,10 +1,10 @@
 //! `new CATEGORY --title T`: the next number of a category, never a retired one.
 
-use super::{manifest_with, Refused};
+use super::{line_endings, manifest_with, Refused};
 use crate::load::manifest;
 use crate::model::Catalogue;
 use crate::render::templates::Templates;
-use crate::write::Change;
+use crate::write::{Change, Session};
 use std::path::PathBuf;
 
 pub const DEFAULT_SECTIONS: &[&str] = &crate::model::check::STANDARD_SECTIONS;
@@ -50,7 +50,10 @@ pub struct Created {
     pub manifest_updated: bool,
 }
 
+/// Create the check file and its manifest line. The caller holds `session` (the catalogue
+/// lock) and loaded `cat` after taking it, so the next number is still free.
 pub fn create(
+    session: &Session,
     cat: &Catalogue,
     templates: &Templates,
     category: &str,
@@ -90,15 +93,20 @@ pub fn create(
     ctx.insert("severity", severity);
     ctx.insert("sections", &sections);
     let text = templates.render("check.md.tera", &ctx).map_err(Refused)?;
-    let mut changes = vec![Change::Write(file.clone(), text)];
+    let mut changes = vec![Change::Create(file.clone(), text)];
     let manifest_path = checks_dir.join(manifest::FILE_NAME);
     let manifest_updated = manifest_path.exists();
     if manifest_updated {
-        let current = std::fs::read_to_string(&manifest_path)
+        let (current, endings) = line_endings::read(&manifest_path)
             .map_err(|e| Refused(format!("cannot read {}: {e}", manifest_path.display())))?;
-        changes.push(Change::Write(manifest_path, manifest_with(&current, &id)));
+        changes.push(Change::Write(
+            manifest_path,
+            endings.apply(&manifest_with(&current, &id)),
+        ));
     }
-    crate::write::apply(&changes).map_err(|e| Refused(format!("nothing was changed: {e}")))?;
+    session
+        .apply(&format!("new {id}"), &changes)
+        .map_err(|e| Refused(format!("nothing was changed: {e}")))?;
     Ok(Created {
         id,
         file,

@@ -1,10 +1,10 @@
 //! `retire ID --date D --reason R [--merged-into ID2 | --replaced-by ID2]`: record the
 //! retirement in catalogue.yaml, remove the file and its manifest line, in one step.
 
-use super::{manifest_without, Refused};
+use super::{line_endings, manifest_without, Refused};
 use crate::load::{config, manifest};
 use crate::model::{Catalogue, Mode};
-use crate::write::Change;
+use crate::write::{Change, Session};
 
 pub struct Request<'a> {
     pub id: &'a str,
@@ -86,7 +86,9 @@ pub fn config_with(text: &str, req: &Request<'_>) -> String {
     out
 }
 
-pub fn retire(cat: &Catalogue, req: &Request<'_>) -> Result<(), Refused> {
+/// Record the retirement, remove the file and its manifest line, in `session` (the catalogue
+/// lock, taken before `cat` was loaded).
+pub fn retire(session: &Session, cat: &Catalogue, req: &Request<'_>) -> Result<(), Refused> {
     if cat.mode == Mode::Compatibility {
         return Err(Refused(
             "this catalogue has no catalogue.yaml to record the retirement in; create one first"
@@ -122,11 +124,8 @@ pub fn retire(cat: &Catalogue, req: &Request<'_>) -> Result<(), Refused> {
         }
     }
     let config_path = cat.root.join(config::FILE_NAME);
-    let current = cat
-        .sources
-        .get(config::FILE_NAME)
-        .cloned()
-        .ok_or_else(|| Refused("catalogue.yaml was not read".into()))?;
+    let (current, config_endings) = line_endings::read(&config_path)
+        .map_err(|e| Refused(format!("cannot read {}: {e}", config_path.display())))?;
     let updated = config_with(&current, req);
     // Refuse rather than write a configuration the engine itself would reject.
     let (parsed, diags) = config::parse(&updated);
@@ -139,14 +138,21 @@ pub fn retire(cat: &Catalogue, req: &Request<'_>) -> Result<(), Refused> {
                 .unwrap_or_else(|| "entry not found after the edit".into())
         )));
     }
-    let mut changes = vec![Change::Write(config_path, updated)];
+    let mut changes = vec![Change::Write(config_path, config_endings.apply(&updated))];
     let checks_dir = cat.root.join(cat.config.checks_dir());
     let manifest_path = checks_dir.join(manifest::FILE_NAME);
-    if let Some(text) = cat.manifest.as_ref().and_then(|m| cat.sources.get(&m.file)) {
-        changes.push(Change::Write(manifest_path, manifest_without(text, req.id)));
+    if cat.manifest.is_some() {
+        let (text, endings) = line_endings::read(&manifest_path)
+            .map_err(|e| Refused(format!("cannot read {}: {e}", manifest_path.display())))?;
+        changes.push(Change::Write(
+            manifest_path,
+            endings.apply(&manifest_without(&text, req.id)),
+        ));
     }
     changes.push(Change::Remove(cat.root.join(&check.file)));
-    crate::write::apply(&changes).map_err(|e| Refused(format!("nothing was changed: {e}")))
+    session
+        .apply(&format!("retire {}", req.id), &changes)
+        .map_err(|e| Refused(format!("nothing was changed: {e}")))
 }
 
 #[cfg(test)]

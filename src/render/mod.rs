@@ -9,5 +9,6 @@ pub mod html_markdown;
 pub mod sarif;
 pub mod site;
 pub mod tables;
+pub mod template_recursion;
 pub mod templates;
 pub mod text_table;

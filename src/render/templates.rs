@@ -155,6 +155,8 @@ impl Templates {
                     .map(|(n, t)| (n.as_str(), t.as_str()));
                 tera.add_raw_templates(members)
                     .map_err(|e| format!("template error: {}", chain(&e)))?;
+                super::template_recursion::check(&tera)
+                    .map_err(|e| format!("template error: {e}"))?;
                 Ok(tera)
             });
         built.as_ref().map_err(Clone::clone)

@@ -183,6 +183,12 @@ pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
+            // The lock file is the one file every writing command leaves, by design.
+            if p.file_name()
+                .is_some_and(|n| n == auditbook::write::LOCK_FILE)
+            {
+                continue;
+            }
             if p.is_dir() {
                 walk(root, &p, out);
             } else {

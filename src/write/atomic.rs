@@ -1,0 +1,133 @@
+//! The primitives: a temporary file beside the target, flushed to disk, then renamed over it
+//! (or linked into place when the target must be new); a stream written through; the
+//! directory flushed so the rename itself survives a power cut.
+
+use super::fault;
+use super::target::Target;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Marks the temporary files of writing commands (which hold the catalogue lock): any such
+/// file found later is left over from a crash and is swept.
+pub const LOCKED_MARK: &str = ".auditbook-tmp-";
+/// Marks the temporary files of `--out` and `site` writes, which take no lock and whose
+/// temporary files are therefore never swept by another process.
+pub const UNLOCKED_MARK: &str = ".auditbook-out-";
+
+/// A temporary file holding the new contents, ready to be put in place.
+#[derive(Debug)]
+pub struct Staged {
+    pub tmp: PathBuf,
+    pub target: PathBuf,
+}
+
+pub fn parent(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Write `bytes` to a new temporary file beside `target` and flush it to disk. A new file gets
+/// 0666 less the umask (the kernel applies it); a replaced file keeps its permissions.
+pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let path = target.path();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+    let tmp = parent(path).join(format!(".{name}{mark}{}-{seq}", std::process::id()));
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
+    let mut file = options.open(&tmp)?;
+    let written = (|| {
+        file.write_all(bytes)?;
+        if let Target::Regular(_, meta) = target {
+            file.set_permissions(meta.permissions())?;
+            // Root rewriting a user's file must not leave it root's; anyone else cannot give
+            // a file away and need not (the file was theirs to write).
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+            }
+        }
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(Staged {
+        tmp,
+        target: path.to_path_buf(),
+    })
+}
+
+/// Rename the temporary file over its target.
+pub fn replace(staged: &Staged) -> io::Result<()> {
+    fs::rename(&staged.tmp, &staged.target)?;
+    fault::step();
+    sync_dir(parent(&staged.target));
+    Ok(())
+}
+
+/// Put the temporary file in place only if the target does not exist (`O_EXCL` semantics with
+/// the contents already complete): a hard link fails when the name is taken.
+pub fn create(staged: &Staged) -> io::Result<()> {
+    match fs::hard_link(&staged.tmp, &staged.target) {
+        Ok(()) => {
+            fault::step();
+            fs::remove_file(&staged.tmp)?;
+            fault::step();
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("`{}` already exists", staged.target.display()),
+            ))
+        }
+        // A file system without hard links: check, then rename (the catalogue lock keeps
+        // other auditbook processes out of the gap).
+        Err(_) => {
+            if fs::symlink_metadata(&staged.target).is_ok() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("`{}` already exists", staged.target.display()),
+                ));
+            }
+            fs::rename(&staged.tmp, &staged.target)?;
+            fault::step();
+        }
+    }
+    sync_dir(parent(&staged.target));
+    Ok(())
+}
+
+/// Remove a file (a symlink itself, not what it points to).
+pub fn remove(path: &Path) -> io::Result<()> {
+    fs::remove_file(path)?;
+    fault::step();
+    sync_dir(parent(path));
+    Ok(())
+}
+
+/// Write through an existing stream (FIFO, character device): no temporary file, no rename.
+pub fn stream(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = OpenOptions::new().write(true).open(path)?;
+    f.write_all(bytes)?;
+    f.flush()
+}
+
+/// Flush a directory so that a rename or removal in it is durable. Not every platform can
+/// open a directory for this; the rename is still atomic there.
+pub fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}

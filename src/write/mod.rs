@@ -1,0 +1,93 @@
+//! Every file auditbook writes goes through this module, safely against whatever is at the
+//! path:
+//!
+//! - a regular file or a new path is written atomically: a temporary file beside it, flushed
+//!   to disk, renamed over it, the directory flushed. A replaced file keeps its permissions; a
+//!   new one gets 0666 less the umask. A read-only file is refused, not replaced.
+//! - a symlink is followed and its final target rewritten that way; the link stays a link.
+//! - a FIFO or character device (`/dev/stdout`, `/dev/null`) is written through, never replaced.
+//! - a directory, block device or socket is refused with a message.
+//!
+//! Writing commands (`new`, `retire`, `sync`) work in a [`Session`]: an exclusive lock on the
+//! catalogue, an intent journal for changes to several files, recovery of an interrupted
+//! change and a sweep of leftover temporary files.
+
+mod atomic;
+pub mod fault;
+pub mod journal;
+mod session;
+pub mod target;
+
+pub use session::{Session, LOCK_FILE};
+
+use std::io;
+use std::path::{Path, PathBuf};
+use target::Target;
+
+/// One planned change to the catalogue.
+#[derive(Debug)]
+pub enum Change {
+    /// Replace (or create) a file with this text.
+    Write(PathBuf, String),
+    /// Create a file that must not exist yet (`O_EXCL`): never overwrites a file that appeared
+    /// since the plan was made.
+    Create(PathBuf, String),
+    /// Remove a file (a symlink itself, not its target).
+    Remove(PathBuf),
+}
+
+/// Write one file outside any catalogue change (`audit --out`, `site`), by the rules above.
+pub fn file(path: &Path, contents: &str) -> io::Result<()> {
+    match target::resolve(path)? {
+        Target::Stream(p) => atomic::stream(&p, contents.as_bytes()),
+        t => atomic::replace(&atomic::stage(
+            &t,
+            contents.as_bytes(),
+            atomic::UNLOCKED_MARK,
+        )?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_group_restores_earlier_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, "original").unwrap();
+        let b = dir.path().join("b.txt");
+        std::fs::write(&b, "b").unwrap();
+        let session = Session::begin(dir.path(), || {}).unwrap();
+        // The removal of a file that is gone fails while planning: nothing is written.
+        let err = session.apply(
+            "test",
+            &[
+                Change::Write(a.clone(), "changed".into()),
+                Change::Remove(dir.path().join("missing.txt")),
+            ],
+        );
+        assert!(err.is_err());
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "original");
+        // A creation over an existing file fails while committing: the write before it is undone.
+        let err = session.apply(
+            "test",
+            &[
+                Change::Write(a.clone(), "changed".into()),
+                Change::Remove(b.clone()),
+                Change::Create(a.clone(), "x".into()),
+            ],
+        );
+        assert!(err.is_err(), "{err:?}");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "original");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "b");
+        assert!(!dir.path().join(journal::FILE_NAME).exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".auditbook-tmp-"))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
+    }
+}
