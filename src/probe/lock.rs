@@ -171,11 +171,13 @@ mod tests {
 
     #[test]
     fn every_change_is_named() {
-        let mut before = Observation::default();
-        before.tools = vec![
-            json!({"name": "a", "description": "x"}),
-            json!({"name": "b"}),
-        ];
+        let before = Observation {
+            tools: vec![
+                json!({"name": "a", "description": "x"}),
+                json!({"name": "b"}),
+            ],
+            ..Observation::default()
+        };
         let lock = lock_text(&before);
         let same = drift("l", &lock, &before).unwrap_or_else(|e| panic!("{e}"));
         assert!(same.changes.is_empty());
