@@ -19,6 +19,7 @@ pub mod lint;
 pub mod load;
 pub mod maintain;
 pub mod model;
+pub mod probe;
 pub mod render;
 pub mod select;
 pub mod snapshot;

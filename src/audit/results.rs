@@ -79,10 +79,20 @@ pub const EFFORTS: [&str; 5] = ["XS", "S", "M", "L", "XL"];
 
 /// Keys a result may hold.
 pub const RESULT_KEYS: &[&str] = &[
-    "status", "evidence", "gaps", "effort", "note", "notes", "severity", "category", "adoption",
+    "status",
+    "evidence",
+    "gaps",
+    "effort",
+    "note",
+    "notes",
+    "severity",
+    "category",
+    "adoption",
     "title",
+    "source",
+    "fingerprint",
 ];
-pub const TOP_KEYS: &[&str] = &["audit_meta", "results"];
+pub const TOP_KEYS: &[&str] = &["audit_meta", "probe", "results"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Recorded {
@@ -92,6 +102,10 @@ pub struct Recorded {
     pub gaps: Vec<String>,
     pub effort: Option<String>,
     pub note: Option<String>,
+    /// Who recorded it: `probe` when `auditbook probe` did, else a person.
+    pub source: Option<String>,
+    /// The server definitions' digest the result was recorded against, when stated.
+    pub fingerprint: Option<String>,
     pub line: usize,
 }
 
@@ -115,6 +129,10 @@ pub struct Results {
     pub rejected: BTreeMap<String, Rejected>,
     /// Applicable checks with no result at all.
     pub missing: Vec<String>,
+    /// The definitions digest of the latest probe (`probe.definitions`), when there was one.
+    pub latest_probe: Option<String>,
+    /// Results recorded against other definitions than the latest probe's, by id.
+    pub stale: Vec<String>,
 }
 
 impl Results {
@@ -225,6 +243,7 @@ pub fn validate(
     for (id, entry) in entries {
         entry_result(cat, app, file, id, entry, &mut out, &mut diags);
     }
+    stale_results(file, top, &mut out, &mut diags);
     for e in &app.entries {
         let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
         if e.status == Gate::Applies && !seen {
@@ -241,6 +260,41 @@ pub fn validate(
     }
     crate::diag::normalise(&mut diags);
     (out, diags)
+}
+
+/// Results recorded against other server definitions than the latest probe saw: the server
+/// side's re-audit queue. Each is listed by id with both digests.
+fn stale_results(
+    file: &DataFile,
+    top: &serde_json::Map<String, Json>,
+    out: &mut Results,
+    diags: &mut Vec<Diagnostic>,
+) {
+    out.latest_probe = top
+        .get("probe")
+        .and_then(|p| p.get("definitions"))
+        .and_then(Json::as_str)
+        .map(String::from);
+    let Some(latest) = out.latest_probe.clone() else {
+        return;
+    };
+    for r in out.recorded.values() {
+        let Some(fp) = r.fingerprint.as_deref().filter(|f| *f != latest) else {
+            continue;
+        };
+        out.stale.push(r.id.clone());
+        diags.push(
+            file.at(
+                &codes::RESULTS_STALE,
+                &format!("results.{}.fingerprint", r.id),
+                format!(
+                    "{} was recorded against server definitions {fp}; the latest probe saw {latest}",
+                    r.id
+                ),
+            )
+            .id(r.id.clone()),
+        );
+    }
 }
 
 fn strings(
@@ -552,6 +606,8 @@ fn entry_result(
             gaps,
             effort,
             note,
+            source: m.get("source").map(scalar),
+            fingerprint: m.get("fingerprint").map(scalar),
             line,
         },
     );

@@ -119,6 +119,10 @@ pub enum Command {
     ///
     /// Example: auditbook audit examples/amtsblatt-readonly.profile.yaml --results examples/amtsblatt-readonly.results.yaml --out report.md
     Audit(super::audit::AuditArgs),
+    /// Probe a live MCP server for the checks that declare `probe:`; write a results file.
+    ///
+    /// Example: auditbook probe server.profile.yaml --stdio 'node server.js' --results probe.results.yaml
+    Probe(super::probe::ProbeArgs),
     /// Many servers in one matrix of servers × categories, with verdicts and scores.
     ///
     /// Example: auditbook portfolio examples/portfolio.yaml --format md

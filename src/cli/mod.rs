@@ -13,6 +13,7 @@ mod list;
 mod new;
 pub mod output;
 mod portfolio;
+mod probe;
 mod profile;
 mod retire;
 mod schema;
@@ -105,6 +106,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Applicability(a) => applicability::run(cli, a),
         Command::Audit(a) => audit::run(cli, a),
         Command::Portfolio(a) => portfolio::run(cli, a),
+        Command::Probe(a) => probe::run(cli, a),
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Completions(a) => completions::run(a),

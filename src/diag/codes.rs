@@ -112,6 +112,9 @@ codes! {
         "A YAML value in frontmatter or catalogue.yaml carries a tag (`!!python/object:…`, `!custom`); tags are not accepted.",
         "Remove the tag and write the plain value.";
     // AB12x — catalogue.yaml
+    PROBE_INVALID = "AB119", "probe-invalid", Error,
+        "A check's `probe:` names an unknown probe kind, an unknown parameter, or a parameter of the wrong type.",
+        "Name a built-in probe kind (README, section Probing) with the parameters it takes.";
     CONFIG_INVALID = "AB120", "config-invalid", Error,
         "catalogue.yaml is not valid YAML or a field has the wrong shape.",
         "Fix catalogue.yaml at the reported line.";
@@ -308,6 +311,9 @@ codes! {
     RESULTS_CATALOGUE_VERSION = "AB530", "results-catalogue-version", Warning,
         "The results were recorded against a different catalogue version than the one loaded.",
         "Re-check the results against the current catalogue, then update audit_meta.catalogue_version.";
+    RESULTS_STALE = "AB531", "results-stale", Warning,
+        "A result was recorded against server definitions (a fingerprint) that differ from the latest probe's.",
+        "Re-audit the result against the server as it is now, then record the latest probe's fingerprint with it.";
     APPLICABILITY_ERROR = "AB540", "applicability-error", Error,
         "A check's applies_when could not be evaluated against the profile; its applicability is unknown.",
         "Fix the profile (a missing or mistyped field) or the check's expression.";
@@ -373,6 +379,16 @@ codes! {
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",
         "Weights are numbers ≥ 0, fractions lie between 0 and 1, floor ≤ max, severities are declared ones.";
+    // AB8xx — probing live servers
+    PROBE_UNREACHABLE = "AB801", "probe-not-reachable-as-mcp", Warning,
+        "The probe target did not answer as an MCP server (it crashed, hung, or answered with something else); nothing was observed.",
+        "Check the command or URL; a 403 or 404 page, a login page or a proxy answer is not the server.";
+    PROBE_KEPT = "AB802", "probe-kept-recorded-result", Note,
+        "A result recorded by a person was kept; the probe's own observation for that check was not written.",
+        "Compare the two, or pass --overwrite to replace results recorded by a person.";
+    PROBE_DRIFT = "AB803", "probe-definition-drift", Warning,
+        "Tool, resource or prompt definitions differ from the lock file.",
+        "Review each change; when it is intended, run probe --lock to record the new definitions.";
 }
 
 pub fn lookup(code: &str) -> Option<&'static Code> {

@@ -79,6 +79,24 @@ fn field(cat: &Catalogue, key: &str) -> Value {
             "type": "string",
             "description": "Provenance of the check.",
         }),
+        "probe" => {
+            let kinds: Vec<&str> = crate::probe::spec::Kind::ALL
+                .iter()
+                .map(|k| k.as_str())
+                .collect();
+            let kind = json!({"enum": kinds});
+            json!({
+                "description": "Built-in probes that observe the check on a live server (`auditbook probe`).",
+                "type": "array",
+                "items": {"anyOf": [
+                    kind,
+                    {"type": "object", "required": ["kind"], "properties": {
+                        "kind": kind,
+                        "covers": {"enum": ["all", "part"]},
+                    }},
+                ]},
+            })
+        }
         // A key the loader knows but this schema does not describe yet: allowed, unconstrained.
         _ => json!({}),
     }

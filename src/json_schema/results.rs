@@ -38,6 +38,14 @@ fn result_key(key: &str) -> Value {
             }
             json!({"enum": any, "description": "Remediation effort."})
         }
+        "source" => json!({
+            "type": "string",
+            "description": "Who recorded the result: `probe` when `auditbook probe` did (the next probe replaces it); absent when a person did.",
+        }),
+        "fingerprint" => json!({
+            "type": "string",
+            "description": "The digest of the server's definitions the result was recorded against (see `probe.definitions`).",
+        }),
         "severity" | "category" | "adoption" | "title" => json!({
             "type": ["string", "number", "boolean", "null"],
             "description": "Informational: the catalogue's value is used; a different one is a warning.",
@@ -102,6 +110,18 @@ fn top_key(cat: &Catalogue, key: &str) -> Value {
                     "catalogue_version": version,
                 },
                 "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
+            })
+        }
+        "probe" => {
+            let text = json!({"type": "string"});
+            json!({
+                "type": "object",
+                "description": "The latest probe of the server: where it was reached and the fingerprints of what it showed.",
+                "properties": {
+                    "target": text, "reach": text, "server_name": text, "server_version": text,
+                    "protocol_version": text, "definitions": text,
+                },
+                "additionalProperties": false,
             })
         }
         "results" => {

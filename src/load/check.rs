@@ -363,6 +363,18 @@ fn type_fields(
 
     let pdf_ref = r.string("pdf_ref", false);
     let spec_ref = r.string("spec_ref", false);
+    let probes = match r.take("probe") {
+        None => Vec::new(),
+        Some(v) => match crate::probe::spec::parse(&v) {
+            Ok(specs) => specs,
+            Err(problems) => {
+                for p in problems {
+                    r.err(&codes::PROBE_INVALID, "probe", p.message, Some(p.help));
+                }
+                Vec::new()
+            }
+        },
+    };
 
     if !r.errors.is_empty() {
         return Err(r.errors);
@@ -401,6 +413,7 @@ fn type_fields(
                 extra,
                 defaulted,
                 spec_baseline_alias: alias,
+                probes,
             }
             .boxed(),
             file: CompactString::default(),

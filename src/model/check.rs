@@ -180,6 +180,9 @@ pub struct Rare {
     pub defaulted: Vec<&'static str>,
     /// The baseline exactly as written, when it was an alias (`beide`).
     pub spec_baseline_alias: Option<String>,
+    /// The probes that observe the check on a live server (`probe:`), in the order written.
+    #[serde(rename = "probe", skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<crate::probe::spec::ProbeSpec>,
 }
 
 impl Rare {
@@ -192,7 +195,7 @@ impl Rare {
 static NO_EXTRA: BTreeMap<String, serde_json::Value> = BTreeMap::new();
 
 /// The format's own frontmatter keys, in the order `FieldLines` stores them.
-pub const FIELD_KEYS: [&str; 10] = [
+pub const FIELD_KEYS: [&str; 11] = [
     "id",
     "title",
     "category",
@@ -203,12 +206,13 @@ pub const FIELD_KEYS: [&str; 10] = [
     "evidence_required",
     "pdf_ref",
     "spec_ref",
+    "probe",
 ];
 
 /// 1-based line of each key in `FIELD_KEYS` (0: not in the file). A fixed array rather than a
 /// map: a large catalogue holds one per check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FieldLines([u32; 10]);
+pub struct FieldLines([u32; 11]);
 
 impl FieldLines {
     pub fn set(&mut self, key: &str, line: usize) {
@@ -248,6 +252,11 @@ impl Check {
     /// Fields whose value came from the format's default rather than the file.
     pub fn defaulted(&self) -> &[&'static str] {
         self.rare.as_ref().map(|r| &r.defaulted[..]).unwrap_or(&[])
+    }
+
+    /// The probes declared under `probe:` (none for most checks).
+    pub fn probes(&self) -> &[crate::probe::spec::ProbeSpec] {
+        self.rare.as_ref().map(|r| &r.probes[..]).unwrap_or(&[])
     }
 
     /// The baseline exactly as written, when it was an alias (`beide`).
