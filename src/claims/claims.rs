@@ -201,7 +201,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                     group,
                     query: q,
                     answer,
-                    found: extract(cat, q.set, written),
+                    found: extract(cat, q.set, &claim.doc, written),
                     offset: abs,
                 }),
             }
@@ -388,7 +388,7 @@ fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {
 
 /// The ids a group's text names: check ids as links and mentions are read everywhere else,
 /// category prefixes as words, rule ids as `PREFIX-N` with a known rule prefix.
-fn extract(cat: &Catalogue, set: Set, written: &str) -> BTreeMap<String, usize> {
+fn extract(cat: &Catalogue, set: Set, doc: &str, written: &str) -> BTreeMap<String, usize> {
     let mut found = BTreeMap::new();
     if set.holds_check_ids() {
         let id_re = crate::load::id_regex(&cat.config);
@@ -396,12 +396,16 @@ fn extract(cat: &Catalogue, set: Set, written: &str) -> BTreeMap<String, usize> 
             .file_name()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "checks".into());
+        let checks_path = crate::load::link_dest::lexical("", cat.config.checks_dir());
+        let bases = cat.config.link_bases();
         let rules = IdRules {
             id_pattern: &id_re,
             categories: &cat.categories,
             checks_dir: &dir,
+            checks_path: &checks_path,
+            bases: &bases,
         };
-        for r in markdown::outline(written, 1, &rules, None).references {
+        for r in markdown::outline(written, 1, doc, &rules, None).references {
             let off = written.find(r.target.as_str()).unwrap_or(0);
             found.entry(r.target.to_string()).or_insert(off);
         }

@@ -137,6 +137,12 @@ codes! {
     MENTION_RETIRED = "AB213", "mention-of-retired-check", Note,
         "Text mentions a retired check id (history is allowed).",
         "Nothing to do if this is history; otherwise name the successor.";
+    LINK_TARGET_MISSING = "AB214", "link-target-missing", Warning,
+        "A relative link (or one under a configured base) leads to a file that does not exist.",
+        "Correct the path: links resolve against the file they are written in.";
+    LINK_FRAGMENT_MISSING = "AB215", "link-fragment-missing", Warning,
+        "A link's #fragment names no heading (GitHub's slug) or HTML anchor of the file it leads to.",
+        "Link an existing heading's slug: lowercase, punctuation dropped, spaces as `-`, repeats numbered `-1`, `-2`.";
     MISSING_SECTION = "AB220", "missing-section", Error,
         "A check lacks a section the catalogue requires.",
         "Add the `## Section` heading and its content.";

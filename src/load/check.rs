@@ -408,6 +408,7 @@ fn type_fields(
             sections: Box::default(),
             pass_criteria: Box::default(),
             references: Box::default(),
+            links: Box::default(),
             field_lines: crate::model::FieldLines::default(),
             applies_when_column: 1,
             source: crate::model::CheckText::Held(std::sync::Arc::from("")),
@@ -426,7 +427,8 @@ fn type_fields(
 /// Read the body: level-2 sections, the pass criteria, and references to other checks.
 pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
     let body = check.body();
-    let outline = markdown::outline_without_tables(body, check.body_line, ids, Some(&check.id));
+    let outline =
+        markdown::outline_without_tables(body, check.body_line, &check.file, ids, Some(&check.id));
     let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
     let sections: Vec<Section> = (0..outline.headings.len())
         .filter_map(|i| {
@@ -459,4 +461,5 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>) {
     check.sections = sections.into_boxed_slice();
     check.pass_criteria = criteria.into_boxed_slice();
     check.references = outline.references.into_boxed_slice();
+    check.links = outline.links.into_boxed_slice();
 }

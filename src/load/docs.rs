@@ -53,7 +53,7 @@ pub fn load(
         .help(codes::FILE_TOO_LARGE.help));
     }
     let t = text::decode(path, bytes)?;
-    let outline = markdown::outline(&t.text, 1, ids, None);
+    let outline = markdown::outline(&t.text, 1, path, ids, None);
     Ok((
         Document {
             path: path.to_string(),

@@ -1,11 +1,13 @@
 //! Loading: files on disk into a `Catalogue`. Loading reports what it cannot read or type;
 //! judging what it read is the lint stage's job.
 
+pub mod anchors;
 pub mod check;
 pub mod config;
 pub mod data_file;
 pub mod docs;
 pub mod frontmatter;
+pub mod link_dest;
 pub mod manifest;
 pub mod markdown;
 pub mod rules;
@@ -158,10 +160,14 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "checks".into());
+    let checks_path = link_dest::lexical("", config.checks_dir());
+    let bases = config.link_bases();
     let early = IdRules {
         id_pattern: &id_re,
         categories: &declared,
         checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
     };
     let body_rules = (mode == Mode::Declared).then_some(&early);
 
@@ -230,6 +236,8 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         id_pattern: &id_re,
         categories: &categories,
         checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
     };
     if body_rules.is_none() {
         checks.par_iter_mut().for_each(|c| {

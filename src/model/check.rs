@@ -149,6 +149,8 @@ pub struct Check {
     pub sections: Box<[Section]>,
     pub pass_criteria: Box<[Criterion]>,
     pub references: Box<[Reference]>,
+    /// Links and images the path and fragment checks follow.
+    pub links: Box<[super::LocalLink]>,
     /// Where each of the format's own frontmatter keys is.
     #[serde(skip)]
     pub field_lines: FieldLines,

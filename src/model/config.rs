@@ -28,6 +28,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "claims",
     "scoring",
     "lint",
+    "links",
 ];
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -71,6 +72,19 @@ pub struct Config {
     pub scoring: Option<super::scoring::ScoringConfig>,
     #[serde(default)]
     pub lint: Option<LintConfig>,
+    /// How links are followed (catalogue format, section 10).
+    #[serde(default)]
+    pub links: Option<LinksConfig>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinksConfig {
+    /// URLs under which the catalogue root is published
+    /// (`https://github.com/ORG/REPO/blob/main/`): a link under one is followed like a
+    /// relative link from the root.
+    #[serde(default)]
+    pub bases: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -271,6 +285,14 @@ impl Config {
 
     pub fn baselines(&self) -> BaselineConfig {
         self.spec_baselines.clone().unwrap_or_default()
+    }
+
+    /// `links.bases`, or none.
+    pub fn link_bases(&self) -> Vec<String> {
+        self.links
+            .as_ref()
+            .map(|l| l.bases.clone())
+            .unwrap_or_default()
     }
 
     pub fn category_name(&self, prefix: &str) -> Option<&str> {

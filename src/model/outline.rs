@@ -48,6 +48,8 @@ pub struct Outline {
     pub task_items: Vec<TaskItem>,
     pub tables: Vec<Table>,
     pub references: Vec<Reference>,
+    /// Links and images the path and fragment checks follow (see `LocalLink`).
+    pub links: Vec<super::LocalLink>,
 }
 
 impl Outline {

@@ -1,0 +1,245 @@
+//! Following links to files (catalogue format, section 10): a relative link, or one under a
+//! configured base, must lead to a file that exists, and its `#fragment` must name a heading or
+//! anchor there. This is the one pass that looks at the file system, because a link's target
+//! is a file the catalogue need not have loaded. Which check a link names — and so the dead
+//! and retired link errors — is the graph's (`references`); this pass stays silent on those
+//! links so one defect gives one finding.
+
+use crate::diag::{codes, Diagnostic};
+use crate::load::link_dest::{self, Dest};
+use crate::load::markdown::IdRules;
+use crate::load::{anchors, frontmatter, text};
+use crate::model::{Catalogue, LocalLink};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// Which files' links to follow: lint reads checks and rules, verify the declared documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sources {
+    ChecksAndRules,
+    Documents,
+}
+
+/// One file whose links are followed.
+struct Source<'c> {
+    /// Root-relative path as the catalogue shows it (findings point here).
+    file: &'c str,
+    links: &'c [LocalLink],
+}
+
+pub fn check(cat: &Catalogue, which: Sources) -> Vec<Diagnostic> {
+    let sources = sources(cat, which);
+    if sources.iter().all(|s| s.links.is_empty()) {
+        return Vec::new();
+    }
+    let follow = Follow::new(cat);
+    let mut out = Vec::new();
+    for s in &sources {
+        for l in s.links {
+            out.extend(follow.judge(s, l, which));
+        }
+    }
+    out
+}
+
+fn sources(cat: &Catalogue, which: Sources) -> Vec<Source<'_>> {
+    match which {
+        Sources::ChecksAndRules => {
+            let checks = cat.checks.iter().map(|c| Source {
+                file: &c.file,
+                links: &c.links,
+            });
+            let rules = cat.rules.iter().filter_map(|r| {
+                let file = r.mappings.iter().find_map(|m| match &m.origin {
+                    crate::model::RuleOrigin::File { file, .. } => Some(file.as_str()),
+                    _ => None,
+                })?;
+                Some(Source {
+                    file,
+                    links: &r.links,
+                })
+            });
+            checks.chain(rules).collect()
+        }
+        Sources::Documents => cat
+            .documents
+            .iter()
+            .map(|d| Source {
+                file: &d.path,
+                links: &d.outline.links,
+            })
+            .collect(),
+    }
+}
+
+/// What following links needs, built once per run: the id rules (so a link's named check is
+/// known), the repository bound, and the anchors of each file read so far.
+struct Follow<'c> {
+    cat: &'c Catalogue,
+    id_re: regex::Regex,
+    checks_dir: String,
+    checks_path: String,
+    bases: Vec<String>,
+    repository: PathBuf,
+    anchors: RefCell<BTreeMap<String, Option<BTreeSet<String>>>>,
+}
+
+impl<'c> Follow<'c> {
+    fn new(cat: &'c Catalogue) -> Follow<'c> {
+        let checks_dir = std::path::Path::new(cat.config.checks_dir())
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "checks".into());
+        Follow {
+            cat,
+            id_re: crate::load::id_regex(&cat.config),
+            checks_dir,
+            checks_path: link_dest::lexical("", cat.config.checks_dir()),
+            bases: cat.config.link_bases(),
+            repository: text::repository_root(&cat.root),
+            anchors: RefCell::new(BTreeMap::new()),
+        }
+    }
+
+    fn ids(&self) -> IdRules<'_> {
+        IdRules {
+            id_pattern: &self.id_re,
+            categories: &self.cat.categories,
+            checks_dir: &self.checks_dir,
+            checks_path: &self.checks_path,
+            bases: &self.bases,
+        }
+    }
+
+    fn judge(&self, s: &Source<'_>, l: &LocalLink, which: Sources) -> Option<Diagnostic> {
+        let here = |code, msg: String| {
+            Diagnostic::new(code, msg)
+                .file(s.file)
+                .at(l.line as usize, l.column as usize)
+        };
+        let (path, fragment) = match link_dest::resolve(&l.dest, s.file, &self.bases) {
+            Dest::External => return None,
+            Dest::SameFile { fragment } => (link_dest::lexical("", s.file), Some(fragment)),
+            Dest::Local { path, fragment } => (path, fragment),
+        };
+        if path.is_empty() || !text::within_repository(&self.cat.root, &self.repository, &path) {
+            // Above the repository nothing is the catalogue's to judge.
+            return None;
+        }
+        let full = self.cat.root.join(&path);
+        if !full.exists() {
+            if let Some(id) = self.ids().link_target(&l.dest, s.file) {
+                match self.cat.check(&id) {
+                    // A dead or retired id is the graph's finding; a wrong path to a live
+                    // check in a document is AB621's.
+                    None => return None,
+                    Some(_) if which == Sources::Documents => return None,
+                    Some(c) => {
+                        let want = relative(s.file, &c.file);
+                        return Some(
+                            here(
+                                &codes::LINK_TARGET_MISSING,
+                                format!(
+                                    "link to `{id}` is written `{}`, which leads to `{path}`: no such file (the check is `{}`)",
+                                    l.dest, c.file
+                                ),
+                            )
+                            .id(id.as_str())
+                            .help(format!("write `{want}`")),
+                        );
+                    }
+                }
+            }
+            return Some(
+                here(
+                    &codes::LINK_TARGET_MISSING,
+                    format!("link `{}` leads to `{path}`, which does not exist", l.dest),
+                )
+                .help(codes::LINK_TARGET_MISSING.help),
+            );
+        }
+        let fragment = fragment?;
+        if !path.ends_with(".md") || !full.is_file() {
+            // Fragments into code or images are the host's business (`#L10`).
+            return None;
+        }
+        let mut cache = self.anchors.borrow_mut();
+        let known = cache
+            .entry(path.clone())
+            .or_insert_with(|| self.anchors_of(&path));
+        let known = known.as_ref()?;
+        if anchors::answers(known, &fragment) {
+            return None;
+        }
+        let mut d = here(
+            &codes::LINK_FRAGMENT_MISSING,
+            format!(
+                "link `{}`: `{path}` has no heading or anchor `#{fragment}`",
+                l.dest
+            ),
+        );
+        if let Some(c) = self.cat.check_by_file(&path) {
+            d = d.id(c.id.as_str());
+        }
+        Some(d.help(codes::LINK_FRAGMENT_MISSING.help))
+    }
+
+    /// The anchors of the Markdown file at `path` (root-relative): a check's body, a loaded
+    /// document or rule file, else the file read afresh. `None` when it cannot be read (the
+    /// fragment then goes unjudged rather than wrongly flagged).
+    fn anchors_of(&self, path: &str) -> Option<BTreeSet<String>> {
+        let body = |t: &str| match frontmatter::split(t) {
+            Ok(split) => anchors::of_markdown(split.body),
+            Err(_) => anchors::of_markdown(t),
+        };
+        if self.cat.check_by_file(path).is_some() {
+            let t = crate::load::source(self.cat, path)?;
+            return Some(body(&t));
+        }
+        if let Some(d) = self
+            .cat
+            .documents
+            .iter()
+            .find(|d| link_dest::lexical("", &d.path) == path)
+        {
+            return Some(anchors::of_markdown(&d.text));
+        }
+        if let Some(t) = self.cat.sources.get(path) {
+            return Some(body(t));
+        }
+        let t = text::read(&self.repository, &self.cat.root.join(path)).ok()?;
+        Some(if t.text.starts_with("---") {
+            body(&t.text)
+        } else {
+            anchors::of_markdown(&t.text)
+        })
+    }
+}
+
+/// `to` written relative to the directory of `from` (both root-relative, lexical).
+fn relative(from: &str, to: &str) -> String {
+    let from = link_dest::lexical("", from);
+    let to = link_dest::lexical("", to);
+    let f: Vec<&str> = from
+        .rsplit_once('/')
+        .map(|(d, _)| d.split('/').collect())
+        .unwrap_or_default();
+    let t: Vec<&str> = to.split('/').collect();
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = f[common..].iter().map(|_| "..").collect();
+    parts.extend(&t[common..]);
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(relative("checks/A.md", "checks/B.md"), "B.md");
+        assert_eq!(relative("README.md", "checks/B.md"), "checks/B.md");
+        assert_eq!(relative("docs/x/y.md", "checks/B.md"), "../../checks/B.md");
+    }
+}
