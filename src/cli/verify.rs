@@ -15,6 +15,7 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
         .diagnostics
         .iter()
         .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)))
+        .chain(&loaded.document_diagnostics)
         .cloned()
         .collect();
     diags.extend(crate::claims::verify(cat, &graph, &templates));

@@ -36,7 +36,11 @@ impl std::fmt::Display for Fatal {
 
 pub struct Loaded {
     pub catalogue: Catalogue,
+    /// Everything loading found, documents included.
     pub diagnostics: Vec<Diagnostic>,
+    /// What loading found about the declared documents (also in `diagnostics`): `verify`
+    /// reports these, so a document it cannot read is an error there too.
+    pub document_diagnostics: Vec<Diagnostic>,
 }
 
 /// The default root: `./catalogue` if it exists, else `.`.
@@ -249,16 +253,25 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     }
 
     let mut documents = Vec::new();
-    for path in docs::declared(&config) {
-        match docs::load(root, &path, &ids) {
+    let mut document_diagnostics = Vec::new();
+    let declared_docs = docs::declared(&config);
+    let repository = if declared_docs.is_empty() {
+        root.to_path_buf()
+    } else {
+        text::repository_root(root)
+    };
+    for path in declared_docs {
+        let config_text = sources.get(config::FILE_NAME).map(|t| &**t);
+        match docs::load(root, &repository, config_text, &path, &ids) {
             Ok((d, notes)) => {
-                diags.extend(notes);
+                document_diagnostics.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
                 documents.push(d);
             }
-            Err(d) => diags.push(d),
+            Err(d) => document_diagnostics.push(d),
         }
     }
+    diags.extend(document_diagnostics.iter().cloned());
 
     let mut rules = Vec::new();
     let rules_dir = root.join(
@@ -327,6 +340,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     Ok(Loaded {
         catalogue,
         diagnostics: diags,
+        document_diagnostics,
     })
 }
 
