@@ -84,11 +84,7 @@ fn salvage(text: &str, blocks: &[Block<'_>]) -> (Config, Vec<Diagnostic>) {
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let key_lines = super::yaml_lines::key_lines(text);
     for b in blocks {
-        let at = |d: Diagnostic| {
-            d.file(FILE_NAME)
-                .at(b.line, 1)
-                .width(b.key.chars().count())
-        };
+        let at = |d: Diagnostic| d.file(FILE_NAME).at(b.line, 1).width(b.key.chars().count());
         if !TOP_LEVEL_KEYS.contains(&b.key) {
             let help = match suggest(b.key, TOP_LEVEL_KEYS.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -174,10 +170,7 @@ fn salvage_items(
     let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).copied();
     for (i, item) in items.into_iter().enumerate() {
         let mut one = serde_yaml::Mapping::new();
-        one.insert(
-            key.into(),
-            serde_yaml::Value::Sequence(vec![item.clone()]),
-        );
+        one.insert(key.into(), serde_yaml::Value::Sequence(vec![item.clone()]));
         match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(one)) {
             Ok(_) => good.push(item),
             Err(e) => {
@@ -372,7 +365,10 @@ mod tests {
         let (c, d) = parse(text);
         let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
         assert_eq!(found, [("AB121", Some(4))]);
-        assert_eq!(d[0].help.as_deref(), Some("did you mean `blocking_severities`?"));
+        assert_eq!(
+            d[0].help.as_deref(),
+            Some("did you mean `blocking_severities`?")
+        );
         assert_eq!(c.name.as_deref(), Some("x"));
         assert_eq!(c.categories.len(), 1);
         assert_eq!(c.severities().len(), 2);
@@ -380,14 +376,16 @@ mod tests {
 
     #[test]
     fn a_type_error_drops_only_its_key() {
-        let text = "name: x\nrequired_sections: 7\ncategories:\n  - {prefix: FID, name: Datentreue}\n";
+        let text =
+            "name: x\nrequired_sections: 7\ncategories:\n  - {prefix: FID, name: Datentreue}\n";
         let (c, d) = parse(text);
         let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
         assert_eq!(found, [("AB120", Some(2))]);
         assert!(c.required_sections.is_empty());
         assert_eq!(c.categories.len(), 1);
         // Twin: the same file with a list is silent and keeps the key.
-        let (c, d) = parse(&text.replace("required_sections: 7", "required_sections: [Beschreibung]"));
+        let (c, d) =
+            parse(&text.replace("required_sections: 7", "required_sections: [Beschreibung]"));
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(c.required_sections, ["Beschreibung"]);
     }
@@ -406,7 +404,8 @@ mod tests {
 
     #[test]
     fn repeated_key_and_links_block() {
-        let (c, d) = parse("name: x\nname: y\nlinks:\n  bases: [https://github.com/o/r/blob/main/]\n");
+        let (c, d) =
+            parse("name: x\nname: y\nlinks:\n  bases: [https://github.com/o/r/blob/main/]\n");
         let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
         assert_eq!(found, [("AB104", Some(2))]);
         assert_eq!(c.name.as_deref(), Some("x"));

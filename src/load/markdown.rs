@@ -263,14 +263,14 @@ fn scan(
                     }
                 }
             }
-            Event::Start(Tag::Image { dest_url, .. }) => {
+            Event::Start(Tag::Image { dest_url, .. })
                 if !matches!(
                     link_dest::resolve(&dest_url, file, rules.bases),
                     Dest::External
-                ) {
-                    let (line, column) = lines.at(range.start);
-                    out.links.push(local_link(&dest_url, line, column));
-                }
+                ) =>
+            {
+                let (line, column) = lines.at(range.start);
+                out.links.push(local_link(&dest_url, line, column));
             }
             Event::Start(Tag::Link {
                 link_type,
