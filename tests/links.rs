@@ -484,3 +484,21 @@ fn retire_lists_every_form_of_link() {
         assert!(from.contains(&want), "{want:?} in {from:?}");
     }
 }
+
+#[test]
+fn site_pages_link_every_form() {
+    let f = Fixture::new("compat-links");
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("site");
+    f.stdout(&["site", "--out", dir.to_str().unwrap()]);
+    let page = std::fs::read_to_string(dir.join("checks/FID-003.html")).unwrap();
+    for href in [
+        // `./DRIFT-004.md "…"`, `FID-006.md`, the reference definition with its fragment.
+        "href=\"../checks/DRIFT-004.html\"",
+        "href=\"../checks/FID-006.html\"",
+        "href=\"../checks/FID-006.html#pass-criteria\"",
+        "href=\"../checks/ARCH-001.html#pass-criteria\"",
+    ] {
+        assert!(page.contains(href), "{href} in {page}");
+    }
+}

@@ -7,7 +7,7 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::load::link_dest::{self, Dest};
-use crate::load::markdown::IdRules;
+use crate::load::markdown::LinkRules;
 use crate::load::{anchors, frontmatter, text};
 use crate::model::{Catalogue, LocalLink};
 use std::cell::RefCell;
@@ -77,9 +77,7 @@ fn sources(cat: &Catalogue, which: Sources) -> Vec<Source<'_>> {
 /// known), the repository bound, and the anchors of each file read so far.
 struct Follow<'c> {
     cat: &'c Catalogue,
-    id_re: regex::Regex,
-    checks_dir: String,
-    checks_path: String,
+    rules: LinkRules,
     bases: Vec<String>,
     repository: PathBuf,
     anchors: RefCell<BTreeMap<String, Option<BTreeSet<String>>>>,
@@ -87,28 +85,12 @@ struct Follow<'c> {
 
 impl<'c> Follow<'c> {
     fn new(cat: &'c Catalogue) -> Follow<'c> {
-        let checks_dir = std::path::Path::new(cat.config.checks_dir())
-            .file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "checks".into());
         Follow {
             cat,
-            id_re: crate::load::id_regex(&cat.config),
-            checks_dir,
-            checks_path: link_dest::lexical("", cat.config.checks_dir()),
+            rules: LinkRules::of(cat),
             bases: cat.config.link_bases(),
             repository: text::repository_root(&cat.root),
             anchors: RefCell::new(BTreeMap::new()),
-        }
-    }
-
-    fn ids(&self) -> IdRules<'_> {
-        IdRules {
-            id_pattern: &self.id_re,
-            categories: &self.cat.categories,
-            checks_dir: &self.checks_dir,
-            checks_path: &self.checks_path,
-            bases: &self.bases,
         }
     }
 
@@ -129,7 +111,11 @@ impl<'c> Follow<'c> {
         }
         let full = self.cat.root.join(&path);
         if !full.exists() {
-            if let Some(id) = self.ids().link_target(&l.dest, s.file) {
+            if let Some(id) = self
+                .rules
+                .with(&self.cat.categories)
+                .link_target(&l.dest, s.file)
+            {
                 match self.cat.check(&id) {
                     // A dead or retired id is the graph's finding; a wrong path to a live
                     // check in a document is AB621's.

@@ -68,6 +68,40 @@ impl IdRules<'_> {
     }
 }
 
+/// What `IdRules` borrows, owned: for the stages after loading (lint, the site) that resolve
+/// links with a loaded catalogue's rules. Built once per run, not per link.
+pub struct LinkRules {
+    id_pattern: Regex,
+    checks_dir: String,
+    checks_path: String,
+    bases: Vec<String>,
+}
+
+impl LinkRules {
+    pub fn of(cat: &crate::model::Catalogue) -> LinkRules {
+        LinkRules {
+            id_pattern: super::id_regex(&cat.config),
+            checks_dir: std::path::Path::new(cat.config.checks_dir())
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| crate::model::config::DEFAULT_CHECKS_DIR.into()),
+            checks_path: link_dest::lexical("", cat.config.checks_dir()),
+            bases: cat.config.link_bases(),
+        }
+    }
+
+    /// The rules, with the categories whose prefixes make mentions.
+    pub fn with<'a>(&'a self, categories: &'a [String]) -> IdRules<'a> {
+        IdRules {
+            id_pattern: &self.id_pattern,
+            categories,
+            checks_dir: &self.checks_dir,
+            checks_path: &self.checks_path,
+            bases: &self.bases,
+        }
+    }
+}
+
 /// Hyphen-joined words that contain a hyphen (`FID-003`, `SHA-256`, `FID-003-x`), as
 /// (byte offset, token): only those can be check ids. The scan jumps from hyphen to hyphen
 /// and widens each to its token, so prose without hyphens costs almost nothing; this runs
