@@ -10,9 +10,10 @@ use crate::load::link_dest::{self, Dest};
 use crate::load::markdown::LinkRules;
 use crate::load::{anchors, frontmatter, text};
 use crate::model::{Catalogue, LocalLink};
-use std::cell::RefCell;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// Which files' links to follow: lint reads checks and rules, verify the declared documents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +35,11 @@ pub fn check(cat: &Catalogue, which: Sources) -> Vec<Diagnostic> {
         return Vec::new();
     }
     let follow = Follow::new(cat);
-    let mut out = Vec::new();
-    for s in &sources {
-        for l in s.links {
-            out.extend(follow.judge(s, l, which));
-        }
-    }
-    out
+    // Files are independent: judge them on all cores; the order stays the sources' order.
+    sources
+        .par_iter()
+        .flat_map_iter(|s| s.links.iter().filter_map(|l| follow.judge(s, l, which)))
+        .collect()
 }
 
 fn sources(cat: &Catalogue, which: Sources) -> Vec<Source<'_>> {
@@ -79,8 +78,10 @@ struct Follow<'c> {
     cat: &'c Catalogue,
     rules: LinkRules,
     bases: Vec<String>,
+    /// The root with links resolved, and the repository bound (computed once per run).
+    canonical_root: PathBuf,
     repository: PathBuf,
-    anchors: RefCell<BTreeMap<String, Option<BTreeSet<String>>>>,
+    anchors: Mutex<BTreeMap<String, Option<Arc<BTreeSet<String>>>>>,
 }
 
 impl<'c> Follow<'c> {
@@ -89,8 +90,9 @@ impl<'c> Follow<'c> {
             cat,
             rules: LinkRules::of(cat),
             bases: cat.config.link_bases(),
+            canonical_root: text::canonical(&cat.root),
             repository: text::repository_root(&cat.root),
-            anchors: RefCell::new(BTreeMap::new()),
+            anchors: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -105,18 +107,40 @@ impl<'c> Follow<'c> {
             Dest::SameFile { fragment } => (link_dest::lexical("", s.file), Some(fragment)),
             Dest::Local { path, fragment } => (path, fragment),
         };
-        if path.is_empty() || !text::within_repository(&self.cat.root, &self.repository, &path) {
+        // Only a path that climbs above the root can leave the repository.
+        if path.is_empty()
+            || (path.starts_with("..")
+                && !text::within_repository(&self.canonical_root, &self.repository, &path))
+        {
             // Above the repository nothing is the catalogue's to judge.
             return None;
         }
+        // The common case, once per link of a large catalogue: the link leads to the file of
+        // the check it names. The loader read that file, so no look at the disk is needed.
+        let stem = path
+            .rsplit('/')
+            .next()
+            .and_then(|f| f.strip_suffix(".md"))
+            .unwrap_or("");
+        let leads_to_check = self
+            .cat
+            .check(stem)
+            .is_some_and(|c| c.file == path.as_str());
+        if leads_to_check && fragment.is_none() {
+            return None;
+        }
+        let named = (!leads_to_check)
+            .then(|| {
+                self.rules
+                    .with(&self.cat.categories)
+                    .link_target(&l.dest, s.file)
+            })
+            .flatten();
+        let check = named.as_deref().and_then(|id| self.cat.check(id));
         let full = self.cat.root.join(&path);
-        if !full.exists() {
-            if let Some(id) = self
-                .rules
-                .with(&self.cat.categories)
-                .link_target(&l.dest, s.file)
-            {
-                match self.cat.check(&id) {
+        if !leads_to_check && !full.exists() {
+            if let Some(id) = named {
+                match check {
                     // A dead or retired id is the graph's finding; a wrong path to a live
                     // check in a document is AB621's.
                     None => return None,
@@ -146,16 +170,23 @@ impl<'c> Follow<'c> {
             );
         }
         let fragment = fragment?;
-        if !path.ends_with(".md") || !full.is_file() {
+        if !path.ends_with(".md") || !(leads_to_check || full.is_file()) {
             // Fragments into code or images are the host's business (`#L10`).
             return None;
         }
-        let mut cache = self.anchors.borrow_mut();
-        let known = cache
-            .entry(path.clone())
-            .or_insert_with(|| self.anchors_of(&path));
-        let known = known.as_ref()?;
-        if anchors::answers(known, &fragment) {
+        let cached = self.anchors.lock().ok().and_then(|c| c.get(&path).cloned());
+        let known = match cached {
+            Some(k) => k,
+            None => {
+                // Read outside the lock; two threads may read the same file once each.
+                let k = self.anchors_of(&path).map(Arc::new);
+                if let Ok(mut c) = self.anchors.lock() {
+                    c.insert(path.clone(), k.clone());
+                }
+                k
+            }
+        };
+        if anchors::answers(known.as_ref()?, &fragment) {
             return None;
         }
         let mut d = here(

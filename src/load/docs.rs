@@ -53,10 +53,13 @@ pub fn load(
         ));
     }
     let full = root.join(path);
-    let inside = text::within_repository(root, repository, &super::link_dest::lexical("", path))
-        && full
-            .canonicalize()
-            .map_or(true, |p| p.starts_with(repository));
+    let inside = text::within_repository(
+        &text::canonical(root),
+        repository,
+        &super::link_dest::lexical("", path),
+    ) && full
+        .canonicalize()
+        .map_or(true, |p| p.starts_with(repository));
     if !inside {
         return Err(declared(
             Diagnostic::new(

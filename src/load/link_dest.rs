@@ -222,4 +222,23 @@ mod tests {
         assert_eq!(percent_decode("%C3%BC"), "ü");
         assert_eq!(percent_decode("100%zz"), "100%zz");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_destination_resolves_without_panic(dest in "[a-zA-Z0-9./#?%: _-]{0,40}", file in "[a-z./]{0,20}") {
+            let b = bases();
+            if let Dest::Local { path, .. } = resolve(&dest, &file, &b) {
+                // Normal form: no empty, `.` or inner `..` segments.
+                let segs: Vec<&str> = path.split('/').collect();
+                let first_real = segs.iter().position(|s| *s != "..").unwrap_or(segs.len());
+                proptest::prop_assert!(path.is_empty() || segs[first_real..].iter().all(|s| !s.is_empty() && *s != "." && *s != ".."), "{path}");
+            }
+        }
+
+        #[test]
+        fn slugs_never_panic(h in "\\PC{0,40}") {
+            let s = crate::load::anchors::slug(&h);
+            proptest::prop_assert!(!s.contains(' '));
+        }
+    }
 }

@@ -50,7 +50,7 @@ pub fn display_path(root: &Path, path: &Path) -> String {
 /// catalogue root that holds `.git`, else the catalogue root itself. Declared documents and
 /// followed links may reach above the catalogue root (`../README.md`), never above this.
 pub fn repository_root(root: &Path) -> PathBuf {
-    let start = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let start = canonical(root);
     start
         .ancestors()
         .find(|d| d.join(".git").exists())
@@ -59,10 +59,10 @@ pub fn repository_root(root: &Path) -> PathBuf {
 }
 
 /// Whether the root-relative lexical path `rel` (as `link_dest::lexical` writes it, perhaps
-/// starting with `..`) stays inside `repository`, for a catalogue rooted at `root`.
-pub fn within_repository(root: &Path, repository: &Path, rel: &str) -> bool {
-    let base = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let mut full = base;
+/// starting with `..`) stays inside `repository`, for a catalogue whose root resolves to
+/// `canonical_root`.
+pub fn within_repository(canonical_root: &Path, repository: &Path, rel: &str) -> bool {
+    let mut full = canonical_root.to_path_buf();
     for seg in rel.split('/') {
         match seg {
             "" | "." => {}
@@ -75,6 +75,11 @@ pub fn within_repository(root: &Path, repository: &Path, rel: &str) -> bool {
         }
     }
     full.starts_with(repository)
+}
+
+/// The catalogue root with links resolved (as `repository_root` compares it), or as given.
+pub fn canonical(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
 }
 
 /// Whether `path` (after resolving links) stays inside `root`. Files are found by listing a
