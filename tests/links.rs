@@ -502,3 +502,19 @@ fn site_pages_link_every_form() {
         assert!(page.contains(href), "{href} in {page}");
     }
 }
+
+#[test]
+fn a_misspelt_fragment_gets_a_suggestion() {
+    let f = Fixture::new("compat-links");
+    f.edit(
+        "checks/SEC-028.md",
+        "(./DRIFT-004.md#description)",
+        "(./DRIFT-004.md#descripton)",
+    );
+    let (v, _) = f.lint_json();
+    let loud = loud_in(&v);
+    assert_eq!(loud.len(), 1, "{v:#}");
+    assert_eq!(loud[0]["code"], "AB215");
+    assert_eq!(loud[0]["id"], "DRIFT-004");
+    assert_eq!(loud[0]["help"], "did you mean `#description`?");
+}

@@ -144,7 +144,9 @@ impl<'c> Follow<'c> {
                     // A dead or retired id is the graph's finding; a wrong path to a live
                     // check in a document is AB621's.
                     None => return None,
-                    Some(_) if which == Sources::Documents => return None,
+                    Some(_) if which == Sources::Documents && !l.dest.contains("://") => {
+                        return None
+                    }
                     Some(c) => {
                         let want = relative(s.file, &c.file);
                         return Some(
@@ -199,7 +201,12 @@ impl<'c> Follow<'c> {
         if let Some(c) = self.cat.check_by_file(&path) {
             d = d.id(c.id.as_str());
         }
-        Some(d.help(codes::LINK_FRAGMENT_MISSING.help))
+        let help = known
+            .as_ref()
+            .and_then(|k| crate::load::check::suggest(&fragment, k.iter().map(String::as_str)))
+            .map(|s| format!("did you mean `#{s}`?"))
+            .unwrap_or_else(|| codes::LINK_FRAGMENT_MISSING.help.into());
+        Some(d.help(help))
     }
 
     /// The anchors of the Markdown file at `path` (root-relative): a check's body, a loaded
