@@ -518,3 +518,28 @@ fn a_misspelt_fragment_gets_a_suggestion() {
     assert_eq!(loud[0]["id"], "DRIFT-004");
     assert_eq!(loud[0]["help"], "did you mean `#description`?");
 }
+
+#[test]
+fn hostile_links_are_not_followed_out_of_the_repository() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("geheim.md"), "# Geheim\n").unwrap();
+    let f = Fixture::new("compat-links");
+    std::os::unix::fs::symlink(outside.path().join("geheim.md"), f.path("docs/aussen.md")).unwrap();
+    let long = "x".repeat(10_000);
+    f.edit(
+        "checks/ARCH-001.md",
+        "README lesen.",
+        &format!(
+            "README lesen: [a](../docs/aussen.md#nicht-lesen), [b](%00%ff.md), [c]({long}.md#{long}), [d](../docs/pruefleitfaden.md#%zz)."
+        ),
+    );
+    let (v, code) = f.lint_json();
+    assert!(matches!(code, 0 | 1), "{v:#}");
+    // The symlink out of the repository is not read, so its fragment goes unjudged; the
+    // others are plain missing files and a fragment that names nothing.
+    let found: Vec<_> = loud_in(&v)
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(found, ["AB214", "AB214", "AB215"], "{v:#}");
+}
