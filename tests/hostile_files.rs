@@ -65,7 +65,16 @@ fn fifos_where_files_belong_are_reported_not_read() {
         .unwrap()
         .iter()
         .filter(|d| d["message"].as_str().unwrap_or("").contains("FIFO"))
-        .map(|d| d["file"].as_str().unwrap_or("").to_string())
+        .map(|d| {
+            // A declared document is reported where catalogue.yaml declares it, by name.
+            let file = d["file"].as_str().unwrap_or("");
+            let message = d["message"].as_str().unwrap_or("");
+            if file == "catalogue.yaml" && message.contains("`notes.md`") {
+                "notes.md".to_string()
+            } else {
+                file.to_string()
+            }
+        })
         .collect();
     for expected in [
         "checks/FID-009.md",

@@ -38,6 +38,8 @@ fuzz_target!(|data: &[u8]| {
         id_pattern: &id_re,
         categories: &categories,
         checks_dir: "checks",
+        checks_path: "checks",
+        bases: &[],
     };
     check::attach_body(&mut c, &ids, &check::SourceRules::default());
     let mut cat = Catalogue {

@@ -9,7 +9,7 @@
 use super::numbers;
 use super::query::{self, Answer, Kind, Query, Scope, Set};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::load::markdown::{self, IdRules};
+use crate::load::markdown;
 use crate::load::text::LineIndex;
 use crate::model::config::ClaimDecl;
 use crate::model::{Catalogue, Document};
@@ -201,7 +201,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                     group,
                     query: q,
                     answer,
-                    found: extract(cat, q.set, written),
+                    found: extract(cat, q.set, &claim.doc, written),
                     offset: abs,
                 }),
             }
@@ -388,20 +388,12 @@ fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {
 
 /// The ids a group's text names: check ids as links and mentions are read everywhere else,
 /// category prefixes as words, rule ids as `PREFIX-N` with a known rule prefix.
-fn extract(cat: &Catalogue, set: Set, written: &str) -> BTreeMap<String, usize> {
+fn extract(cat: &Catalogue, set: Set, doc: &str, written: &str) -> BTreeMap<String, usize> {
     let mut found = BTreeMap::new();
     if set.holds_check_ids() {
-        let id_re = crate::load::id_regex(&cat.config);
-        let dir = std::path::Path::new(cat.config.checks_dir())
-            .file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "checks".into());
-        let rules = IdRules {
-            id_pattern: &id_re,
-            categories: &cat.categories,
-            checks_dir: &dir,
-        };
-        for r in markdown::outline(written, 1, &rules, None).references {
+        let link_rules = markdown::LinkRules::of(cat);
+        let rules = link_rules.with(&cat.categories);
+        for r in markdown::outline(written, 1, doc, &rules, None).references {
             let off = written.find(r.target.as_str()).unwrap_or(0);
             found.entry(r.target.to_string()).or_insert(off);
         }

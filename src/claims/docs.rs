@@ -13,6 +13,10 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out =
         crate::lint::references::findings(cat, graph, &|n| matches!(n, Node::Document(_)));
     out.extend(link_paths(cat));
+    out.extend(crate::lint::links::check(
+        cat,
+        crate::lint::links::Sources::Documents,
+    ));
     out.extend(required_linked(cat));
     out
 }

@@ -13,14 +13,11 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
     // document must fail verify, never pass it silently); the rest is lint's. A refused path
     // is reported against catalogue.yaml, where it is written.
     let docs = crate::load::docs::declared(&cat.config);
-    let refused = |d: &crate::diag::Diagnostic| {
-        d.file.as_deref() == Some(crate::load::config::FILE_NAME)
-            && d.code == crate::diag::codes::PATH_REFUSED.code
-    };
     let mut diags: Vec<_> = loaded
         .diagnostics
         .iter()
-        .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)) || refused(d))
+        .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)))
+        .chain(&loaded.document_diagnostics)
         .cloned()
         .collect();
     diags.extend(crate::claims::verify(cat, &graph, &templates));

@@ -71,7 +71,7 @@ codes! {
         "Keep one of the two lines.";
     MISSING_FIELD = "AB105", "missing-field", Error,
         "A required frontmatter field is missing.",
-        "Add the field; the catalogue format lists the required ones.";
+        "Add the field; the catalogue format, section 2, lists the required ones.";
     UNKNOWN_FIELD = "AB106", "unknown-field", Error,
         "A frontmatter key is not part of the format (a typo here silently changes nothing).",
         "Fix the spelling, or declare the key under extra_fields in catalogue.yaml.";
@@ -120,7 +120,7 @@ codes! {
         "Fix catalogue.yaml at the reported line.";
     CONFIG_UNKNOWN_KEY = "AB121", "config-unknown-key", Error,
         "catalogue.yaml has a key the format does not know.",
-        "Fix the spelling; the catalogue format lists every key.";
+        "Fix the spelling; the catalogue format, section 3, lists every key.";
     CONFIG_BAD_VALUE = "AB122", "config-bad-value", Error,
         "A catalogue.yaml value is well-formed YAML but not usable (bad regex, duplicate category, …).",
         "Correct the value as the message says.";
@@ -149,6 +149,12 @@ codes! {
     MENTION_RETIRED = "AB213", "mention-of-retired-check", Note,
         "Text mentions a retired check id (history is allowed).",
         "Nothing to do if this is history; otherwise name the successor.";
+    LINK_TARGET_MISSING = "AB214", "link-target-missing", Warning,
+        "A relative link (or one under a configured base) leads to a file that does not exist.",
+        "Correct the path: links resolve against the file they are written in (the catalogue format, section 10).";
+    LINK_FRAGMENT_MISSING = "AB215", "link-fragment-missing", Warning,
+        "A link's #fragment names no heading (GitHub's slug) or HTML anchor of the file it leads to.",
+        "Link an existing heading's slug: lowercase, punctuation dropped, spaces as `-`, repeats numbered `-1`, `-2` (the catalogue format, section 10).";
     MISSING_SECTION = "AB220", "missing-section", Error,
         "A check lacks a section the catalogue requires.",
         "Add the `## Section` heading and its content.";

@@ -1,7 +1,9 @@
-//! Lint passes: each judges the loaded model and returns diagnostics; none reads a file.
+//! Lint passes: each judges the loaded model and returns diagnostics. None reads a file,
+//! except `links`, which follows links to the files they name.
 
 pub mod applies_when;
 pub mod ids;
+pub mod links;
 pub mod manifest;
 pub mod references;
 pub mod retired;
@@ -20,6 +22,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(ids::check(cat));
     out.extend(manifest::check(cat));
     out.extend(references::check(cat, graph));
+    out.extend(links::check(cat, links::Sources::ChecksAndRules));
     out.extend(retired::check(cat, graph));
     out.extend(rules::check(cat, graph));
     out.extend(sections::check(cat));

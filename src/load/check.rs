@@ -423,6 +423,7 @@ fn type_fields(
             references: Box::default(),
             sources: Box::default(),
             house_practice_line: 0,
+            links: Box::default(),
             field_lines: crate::model::FieldLines::default(),
             applies_when_column: 1,
             source: crate::model::CheckText::Held(std::sync::Arc::from("")),
@@ -459,7 +460,8 @@ impl Default for SourceRules<'_> {
 /// external sources of the sources section.
 pub fn attach_body(check: &mut Check, ids: &IdRules<'_>, source_rules: &SourceRules<'_>) {
     let body = check.body();
-    let outline = markdown::outline_without_tables(body, check.body_line, ids, Some(&check.id));
+    let outline =
+        markdown::outline_without_tables(body, check.body_line, &check.file, ids, Some(&check.id));
     let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
     let sections: Vec<Section> = (0..outline.headings.len())
         .filter_map(|i| {
@@ -516,6 +518,7 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>, source_rules: &SourceRu
     check.references = outline.references.into_boxed_slice();
     check.sources = sources.into_boxed_slice();
     check.house_practice_line = house_practice_line;
+    check.links = outline.links.into_boxed_slice();
 }
 
 /// The first line of `range` in `body` (as a 0-based count of lines before it) that matches

@@ -11,51 +11,28 @@ use std::collections::BTreeSet;
 
 pub const FILE_NAME: &str = "catalogue.yaml";
 
-/// Parse the configuration. On errors the default configuration is returned with them, so the
-/// rest of the catalogue is still read and reported on.
+/// Parse the configuration. A defect costs only the key it is in: an unknown key, or a key
+/// whose value has the wrong shape, is reported (with a "did you mean" or the line) and left
+/// out, and every other key is kept — one typo must not undeclare every category and bury
+/// the finding under a hundred consequences of it.
 pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    for (i, raw) in text.split('\n').enumerate() {
-        let Some(key) = top_level_key(raw) else {
-            continue;
-        };
-        if !TOP_LEVEL_KEYS.contains(&key) {
-            let help = match suggest(key, TOP_LEVEL_KEYS.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => codes::CONFIG_UNKNOWN_KEY.help.to_string(),
-            };
-            diags.push(
-                Diagnostic::new(
-                    &codes::CONFIG_UNKNOWN_KEY,
-                    format!("unknown key `{key}` in catalogue.yaml"),
-                )
-                .file(FILE_NAME)
-                .at(i + 1, 1)
-                .width(key.chars().count())
-                .help(help),
-            );
-        }
-    }
-    if !diags.is_empty() {
-        return (Config::default(), diags);
+    if text.trim().is_empty() {
+        return (Config::default(), Vec::new());
     }
     if let Some((line, column)) = super::yaml_depth::too_deep(text, super::yaml_depth::MAX_DEPTH) {
-        diags.push(
-            Diagnostic::new(
-                &codes::CONFIG_INVALID,
-                format!(
-                    "catalogue.yaml is nested more than {} levels deep; it is not parsed",
-                    super::yaml_depth::MAX_DEPTH
-                ),
-            )
-            .file(FILE_NAME)
-            .at(line, column)
-            .help(codes::CONFIG_INVALID.help),
-        );
-        return (Config::default(), diags);
+        let d = Diagnostic::new(
+            &codes::CONFIG_INVALID,
+            format!(
+                "catalogue.yaml is nested more than {} levels deep; it is not parsed",
+                super::yaml_depth::MAX_DEPTH
+            ),
+        )
+        .file(FILE_NAME)
+        .at(line, column)
+        .help(codes::CONFIG_INVALID.help);
+        return (Config::default(), vec![d]);
     }
-    // A tagged value is reported and dropped with its top-level key; every other key is kept,
-    // so one bad value cannot discard the categories and cascade into a finding per check.
+    // A tagged value is reported and its top-level key left out, like any other bad key.
     let tagged: Vec<Diagnostic> = super::yaml_tags::reject(text, 1)
         .into_iter()
         .map(|d| d.file(FILE_NAME))
@@ -64,30 +41,207 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     let text = if tagged.is_empty() {
         text
     } else {
-        let bad: std::collections::BTreeSet<usize> = tagged.iter().filter_map(|d| d.line).collect();
+        let bad: BTreeSet<usize> = tagged.iter().filter_map(|d| d.line).collect();
         stripped = without_keys_at(text, &bad);
-        diags.extend(tagged);
         stripped.as_str()
     };
-    let config = if text.trim().is_empty() {
-        Config::default()
-    } else {
-        match serde_yaml::from_str::<Config>(text) {
-            Ok(c) => c,
-            Err(e) => {
-                let mut d = yaml_error(&e, 1);
-                if d.code == codes::YAML_INVALID.code {
-                    d = d
-                        .under(&codes::CONFIG_INVALID)
-                        .help(codes::CONFIG_INVALID.help);
-                }
-                diags.push(d.file(FILE_NAME));
-                return (Config::default(), diags);
-            }
-        }
+    // The common case: the whole file is right.
+    let whole = serde_yaml::from_str::<Config>(text);
+    let (config, mut diags) = match whole {
+        Ok(c) => (c, Vec::new()),
+        Err(e) => match blocks(text) {
+            Some(blocks) => salvage(text, &blocks),
+            // No `key:` lines at column 0 (a flow mapping, a list): nothing to salvage.
+            None => (Config::default(), vec![config_error(&e, 1)]),
+        },
     };
     diags.extend(validate(&config, text));
+    diags.extend(tagged);
     (config, diags)
+}
+
+/// A serde error as a catalogue.yaml finding, its line shifted to where `first_line` starts.
+fn config_error(e: &serde_yaml::Error, first_line: usize) -> Diagnostic {
+    let mut d = yaml_error(e, first_line);
+    if d.code == codes::YAML_INVALID.code {
+        d = d
+            .under(&codes::CONFIG_INVALID)
+            .help(codes::CONFIG_INVALID.help);
+    }
+    d.file(FILE_NAME)
+}
+
+/// One top-level key and the lines it spans.
+struct Block<'t> {
+    key: &'t str,
+    /// 1-based line of the key.
+    line: usize,
+    /// The key's lines, as written.
+    text: String,
+}
+
+/// The file cut at its top-level keys; `None` when it has none (then it is not a block
+/// mapping and cannot be cut).
+fn blocks(text: &str) -> Option<Vec<Block<'_>>> {
+    let mut out: Vec<Block<'_>> = Vec::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        match top_level_key(raw) {
+            Some(key) => out.push(Block {
+                key,
+                line: i + 1,
+                text: format!("{raw}\n"),
+            }),
+            None => {
+                // A document marker or a comment before the first key belongs to no key.
+                if let Some(b) = out.last_mut() {
+                    b.text.push_str(raw);
+                    b.text.push('\n');
+                }
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Every key read on its own: the unknown, the repeated and the malformed are reported and
+/// left out; the rest make the configuration.
+fn salvage(text: &str, blocks: &[Block<'_>]) -> (Config, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut kept = serde_yaml::Mapping::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let key_lines = super::yaml_lines::key_lines(text);
+    for b in blocks {
+        let at = |d: Diagnostic| d.file(FILE_NAME).at(b.line, 1).width(b.key.chars().count());
+        if !TOP_LEVEL_KEYS.contains(&b.key) {
+            let help = match suggest(b.key, TOP_LEVEL_KEYS.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => codes::CONFIG_UNKNOWN_KEY.help.to_string(),
+            };
+            diags.push(
+                at(Diagnostic::new(
+                    &codes::CONFIG_UNKNOWN_KEY,
+                    format!("unknown key `{}` in catalogue.yaml; it is ignored", b.key),
+                ))
+                .help(help),
+            );
+            continue;
+        }
+        if !seen.insert(b.key) {
+            diags.push(
+                at(Diagnostic::new(
+                    &codes::DUPLICATE_KEY,
+                    format!(
+                        "`{}` is written twice in catalogue.yaml; the second one is ignored",
+                        b.key
+                    ),
+                ))
+                .help(codes::DUPLICATE_KEY.help),
+            );
+            continue;
+        }
+        match serde_yaml::from_str::<serde_yaml::Mapping>(&b.text) {
+            Err(e) => diags.push(config_error(&e, b.line)),
+            Ok(m) => {
+                let Some(value) = m.into_iter().next().map(|(_, v)| v) else {
+                    continue;
+                };
+                match serde_yaml::from_str::<Config>(&b.text) {
+                    Ok(_) => {
+                        kept.insert(b.key.into(), value);
+                    }
+                    Err(e) => {
+                        let first = config_error(&e, b.line);
+                        let (value, found) = salvage_items(b.key, value, first, &key_lines);
+                        diags.extend(found);
+                        if let Some(v) = value {
+                            kept.insert(b.key.into(), v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(kept)) {
+        Ok(c) => (c, diags),
+        // Each key passed on its own, so this cannot fail; if it does, say so.
+        Err(e) => {
+            diags.push(
+                Diagnostic::new(
+                    &codes::CONFIG_INVALID,
+                    format!("catalogue.yaml could not be read as a whole: {e}"),
+                )
+                .file(FILE_NAME)
+                .line(1)
+                .help(codes::CONFIG_INVALID.help),
+            );
+            (Config::default(), diags)
+        }
+    }
+}
+
+/// A list whose key did not parse keeps the items that do: one malformed category or claim
+/// costs that item, each bad item is reported at its line (the first with serde's exact
+/// place). A category that lost its item keeps its prefix, so its checks are not reported as
+/// undeclared on top. Anything else is dropped whole, with `first` as its finding.
+fn salvage_items(
+    key: &str,
+    value: serde_yaml::Value,
+    first: Diagnostic,
+    key_lines: &std::collections::BTreeMap<String, usize>,
+) -> (Option<serde_yaml::Value>, Vec<Diagnostic>) {
+    let serde_yaml::Value::Sequence(items) = value else {
+        return (None, vec![first]);
+    };
+    let mut good = Vec::new();
+    let mut diags = Vec::new();
+    let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).copied();
+    for (i, item) in items.into_iter().enumerate() {
+        let mut one = serde_yaml::Mapping::new();
+        one.insert(key.into(), serde_yaml::Value::Sequence(vec![item.clone()]));
+        match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(one)) {
+            Ok(_) => good.push(item),
+            Err(e) => {
+                let line = item_line(i);
+                let next = item_line(i + 1).unwrap_or(usize::MAX);
+                let exact = first
+                    .line
+                    .is_some_and(|l| line.is_some_and(|s| (s..next).contains(&l)));
+                if exact {
+                    diags.push(first.clone());
+                } else {
+                    diags.push(
+                        Diagnostic::new(
+                            &codes::CONFIG_INVALID,
+                            format!("invalid `{key}` entry {}: {e}", i + 1),
+                        )
+                        .file(FILE_NAME)
+                        .line(line.unwrap_or(1))
+                        .help(codes::CONFIG_INVALID.help),
+                    );
+                }
+                if key == "categories" {
+                    if let Some(kept) = category_prefix_only(&item) {
+                        good.push(kept);
+                    }
+                }
+            }
+        }
+    }
+    if diags.is_empty() {
+        diags.push(first);
+    }
+    (Some(serde_yaml::Value::Sequence(good)), diags)
+}
+
+/// A malformed category entry reduced to what the rest of the catalogue needs of it: its
+/// prefix (and its name, if it has one).
+fn category_prefix_only(item: &serde_yaml::Value) -> Option<serde_yaml::Value> {
+    let prefix = item.get("prefix")?.as_str()?;
+    let name = item.get("name").and_then(|n| n.as_str()).unwrap_or(prefix);
+    let mut m = serde_yaml::Mapping::new();
+    m.insert("prefix".into(), prefix.into());
+    m.insert("name".into(), name.into());
+    Some(serde_yaml::Value::Mapping(m))
 }
 
 /// `text` with each top-level entry that has a line in `lines` blanked out (its key line and
@@ -313,6 +467,67 @@ mod tests {
             (c.sources_section(), c.house_practice_pattern()),
             ("References", None)
         );
+    }
+
+    #[test]
+    fn an_unknown_key_costs_only_itself() {
+        let text = "name: x\ncategories:\n  - {prefix: ARCH, name: Architektur}\nblocking_severites: [critical]\nseverities: [critical, high]\n";
+        let (c, d) = parse(text);
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB121", Some(4))]);
+        assert_eq!(
+            d[0].help.as_deref(),
+            Some("did you mean `blocking_severities`?")
+        );
+        assert_eq!(c.name.as_deref(), Some("x"));
+        assert_eq!(c.categories.len(), 1);
+        assert_eq!(c.severities().len(), 2);
+    }
+
+    #[test]
+    fn a_type_error_drops_only_its_key() {
+        let text =
+            "name: x\nrequired_sections: 7\ncategories:\n  - {prefix: FID, name: Datentreue}\n";
+        let (c, d) = parse(text);
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB120", Some(2))]);
+        assert!(c.required_sections.is_empty());
+        assert_eq!(c.categories.len(), 1);
+        // Twin: the same file with a list is silent and keeps the key.
+        let (c, d) =
+            parse(&text.replace("required_sections: 7", "required_sections: [Beschreibung]"));
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(c.required_sections, ["Beschreibung"]);
+    }
+
+    #[test]
+    fn a_bad_list_item_costs_only_that_item() {
+        let text = "categories:\n  - {prefix: ARCH, name: Architektur}\n  - prefix: FID\n    name: Datentreue\n    farbe: rot\n  - {prefix: SEC, name: Sicherheit}\nretired:\n  - {id: DRIFT-007, retired: 2026-08-07, merged_into: FID-006}\n  - {id: DRIFT-009}\n";
+        let (c, d) = parse(text);
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB120", Some(5)), ("AB120", Some(9))]);
+        // The malformed category keeps its prefix: its checks are not undeclared on top.
+        let prefixes: Vec<_> = c.categories.iter().map(|c| c.prefix.as_str()).collect();
+        assert_eq!(prefixes, ["ARCH", "FID", "SEC"]);
+        assert_eq!(c.retired.len(), 1);
+    }
+
+    #[test]
+    fn repeated_key_and_links_block() {
+        let (c, d) =
+            parse("name: x\nname: y\nlinks:\n  bases: [https://github.com/o/r/blob/main/]\n");
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB104", Some(2))]);
+        assert_eq!(c.name.as_deref(), Some("x"));
+        assert_eq!(c.link_bases(), ["https://github.com/o/r/blob/main/"]);
+        let (c, d) = parse("name: x\nlinks:\n  base: [https://x/]\n");
+        let found: Vec<_> = d.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(found, [("AB120", Some(3))]);
+        assert!(d[0].message.contains("bases"), "{}", d[0].message);
+        assert_eq!(c.name.as_deref(), Some("x"));
+        let (_, d) = parse("links:\n  bases: https://x/\n");
+        assert_eq!(d[0].code, "AB120");
+        assert_eq!(d[0].line, Some(2));
     }
 
     #[test]

@@ -58,12 +58,13 @@ pub fn load(
         .file(super::config::FILE_NAME)
         .help(codes::PATH_REFUSED.help)
     })?;
+    // Reported where the path is declared (the loader adds the line of catalogue.yaml).
     let bytes = text::read_limited(&full).map_err(|e| {
         Diagnostic::new(
             &codes::UNREADABLE,
             format!("cannot read document `{path}`: {e}"),
         )
-        .file(path)
+        .file(super::config::FILE_NAME)
         .help("correct the path in catalogue.yaml (docs, rules.tables or claims)")
     })?;
     if bytes.len() as u64 > text::MAX_FILE_BYTES {
@@ -78,7 +79,7 @@ pub fn load(
         .help(codes::FILE_TOO_LARGE.help));
     }
     let t = text::decode(path, bytes)?;
-    let outline = markdown::outline(&t.text, 1, ids, None);
+    let outline = markdown::outline(&t.text, 1, path, ids, None);
     Ok((
         Document {
             path: path.to_string(),

@@ -3,9 +3,10 @@
 //! references to checks (links and mentions). Checks, rules and documents all go through here,
 //! so a link means the same thing wherever it is written.
 
+use super::link_dest::{self, Dest};
 pub use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
-use crate::model::{RefKind, Reference};
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use crate::model::{LocalLink, RefKind, Reference};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 
 /// What decides whether a token or a link target is a check id.
@@ -16,6 +17,10 @@ pub struct IdRules<'a> {
     pub categories: &'a [String],
     /// The last path component of the checks directory (`checks`).
     pub checks_dir: &'a str,
+    /// The checks directory relative to the catalogue root, lexical (`checks`, `src/checks`).
+    pub checks_path: &'a str,
+    /// URLs under which the catalogue root is published (`links.bases`).
+    pub bases: &'a [String],
 }
 
 impl IdRules<'_> {
@@ -29,14 +34,71 @@ impl IdRules<'_> {
                 .is_some_and(|p| self.categories.iter().any(|c| c == p))
     }
 
-    /// The check id a link destination points at, if it ends in `<checks_dir>/<ID>.md`.
-    pub fn link_target(&self, dest: &str) -> Option<String> {
-        let path = dest.split(['#', '?']).next().unwrap_or(dest);
-        let mut parts = path.rsplit('/');
-        let file = parts.next()?;
-        let dir = parts.next()?;
-        let stem = file.strip_suffix(".md")?;
-        (dir == self.checks_dir && self.id_pattern.is_match(stem)).then(|| stem.to_string())
+    fn has_category_prefix(&self, id: &str) -> bool {
+        id.split('-')
+            .next()
+            .is_some_and(|p| self.categories.iter().any(|c| c == p))
+    }
+
+    /// The check id a link destination written in `file` (relative to the catalogue root)
+    /// names: its file name is `<ID>.md`, and it is written under a directory named like the
+    /// checks directory (`../checks/FID-003.md`, `https://…/checks/FID-003.md`), or it
+    /// resolves into the checks directory (`FID-006.md` beside the check, `./FID-006.md`, a
+    /// URL under a configured base), or the id's prefix is a category (`FID-042.md` written
+    /// anywhere still means FID-042, and a wrong path to it is reported, not ignored).
+    pub fn link_target(&self, dest: &str, file: &str) -> Option<String> {
+        let written = dest.split(['#', '?']).next().unwrap_or(dest);
+        let mut parts = written.rsplit('/');
+        let name = link_dest::percent_decode(parts.next()?);
+        let stem = name.strip_suffix(".md")?;
+        if !stem.starts_with(char::is_alphabetic) || !self.id_pattern.is_match(stem) {
+            return None;
+        }
+        if parts.next() == Some(self.checks_dir) {
+            return Some(stem.to_string());
+        }
+        match link_dest::resolve(dest, file, self.bases) {
+            Dest::Local { path, .. } => {
+                let parent = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+                (parent == self.checks_path || self.has_category_prefix(stem))
+                    .then(|| stem.to_string())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What `IdRules` borrows, owned: for the stages after loading (lint, the site) that resolve
+/// links with a loaded catalogue's rules. Built once per run, not per link.
+pub struct LinkRules {
+    id_pattern: Regex,
+    checks_dir: String,
+    checks_path: String,
+    bases: Vec<String>,
+}
+
+impl LinkRules {
+    pub fn of(cat: &crate::model::Catalogue) -> LinkRules {
+        LinkRules {
+            id_pattern: super::id_regex(&cat.config),
+            checks_dir: std::path::Path::new(cat.config.checks_dir())
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| crate::model::config::DEFAULT_CHECKS_DIR.into()),
+            checks_path: link_dest::lexical("", cat.config.checks_dir()),
+            bases: cat.config.link_bases(),
+        }
+    }
+
+    /// The rules, with the categories whose prefixes make mentions.
+    pub fn with<'a>(&'a self, categories: &'a [String]) -> IdRules<'a> {
+        IdRules {
+            id_pattern: &self.id_pattern,
+            categories,
+            checks_dir: &self.checks_dir,
+            checks_path: &self.checks_path,
+            bases: &self.bases,
+        }
     }
 }
 
@@ -104,15 +166,17 @@ impl Lines<'_> {
     }
 }
 
-/// Outline `text`, whose first line is line `first_line` of its file. `self_id` (a check's own
-/// id) is never reported as a reference.
+/// Outline `text`, whose first line is line `first_line` of `file` (relative to the catalogue
+/// root: links resolve against it). `self_id` (a check's own id) is never reported as a
+/// reference.
 pub fn outline(
     text: &str,
     first_line: usize,
+    file: &str,
     rules: &IdRules<'_>,
     self_id: Option<&str>,
 ) -> Outline {
-    scan(text, first_line, rules, self_id, true)
+    scan(text, first_line, file, rules, self_id, true)
 }
 
 /// `outline` without tables, for check bodies: nothing reads a check's tables, and their
@@ -120,10 +184,11 @@ pub fn outline(
 pub fn outline_without_tables(
     text: &str,
     first_line: usize,
+    file: &str,
     rules: &IdRules<'_>,
     self_id: Option<&str>,
 ) -> Outline {
-    scan(text, first_line, rules, self_id, false)
+    scan(text, first_line, file, rules, self_id, false)
 }
 
 /// Trim without a second allocation.
@@ -137,6 +202,7 @@ fn trim_in_place(s: &mut String) {
 fn scan(
     text: &str,
     first_line: usize,
+    file: &str,
     rules: &IdRules<'_>,
     self_id: Option<&str>,
     tables: bool,
@@ -252,8 +318,34 @@ fn scan(
                     }
                 }
             }
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                let target = rules.link_target(&dest_url);
+            Event::Start(Tag::Image { dest_url, .. })
+                if !matches!(
+                    link_dest::resolve(&dest_url, file, rules.bases),
+                    Dest::External
+                ) =>
+            {
+                let (line, column) = lines.at(range.start);
+                out.links.push(local_link(&dest_url, line, column));
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }) => {
+                // `<a@b.ch>` carries its address without `mailto:`; it is no path.
+                let email = matches!(link_type, LinkType::Email);
+                let target = (!email)
+                    .then(|| rules.link_target(&dest_url, file))
+                    .flatten();
+                if !email
+                    && !matches!(
+                        link_dest::resolve(&dest_url, file, rules.bases),
+                        Dest::External
+                    )
+                {
+                    let (line, column) = lines.at(range.start);
+                    out.links.push(local_link(&dest_url, line, column));
+                }
                 if let Some(id) = &target {
                     // Point at the id when the link text is the id (`[FID-003](…)`), so a caret
                     // the id's width long underlines exactly it; else at the link.
@@ -369,6 +461,15 @@ fn scan(
     out
 }
 
+fn local_link(dest: &str, line: usize, column: usize) -> LocalLink {
+    let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    LocalLink {
+        dest: dest.into(),
+        line: narrow(line),
+        column: narrow(column),
+    }
+}
+
 /// A task's text with runs of whitespace as single spaces (one allocation).
 fn finish_task(mut t: TaskItem) -> TaskItem {
     let mut text = String::with_capacity(t.text.len());
@@ -397,8 +498,10 @@ mod tests {
             id_pattern: &re,
             categories: &cats,
             checks_dir: "checks",
+            checks_path: "checks",
+            bases: &[],
         };
-        outline(text, 1, &rules, self_id)
+        outline(text, 1, "README.md", &rules, self_id)
     }
 
     fn refs(o: &Outline) -> Vec<(String, RefKind, usize)> {

@@ -1,12 +1,14 @@
 //! Loading: files on disk into a `Catalogue`. Loading reports what it cannot read or type;
 //! judging what it read is the lint stage's job.
 
+pub mod anchors;
 pub mod check;
 pub mod config;
 pub mod confine;
 pub mod data_file;
 pub mod docs;
 pub mod frontmatter;
+pub mod link_dest;
 pub mod manifest;
 pub mod markdown;
 pub mod rules;
@@ -37,7 +39,11 @@ impl std::fmt::Display for Fatal {
 
 pub struct Loaded {
     pub catalogue: Catalogue,
+    /// Everything loading found, documents included.
     pub diagnostics: Vec<Diagnostic>,
+    /// What loading found about the declared documents (also in `diagnostics`): `verify`
+    /// reports these, so a document it cannot read is an error there too.
+    pub document_diagnostics: Vec<Diagnostic>,
 }
 
 /// The default root: `./catalogue` if it exists, else `.`.
@@ -175,10 +181,14 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "checks".into());
+    let checks_path = link_dest::lexical("", config.checks_dir());
+    let bases = config.link_bases();
     let early = IdRules {
         id_pattern: &id_re,
         categories: &declared,
         checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
     };
     let body_rules = (mode == Mode::Declared).then_some(&early);
 
@@ -254,6 +264,8 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         id_pattern: &id_re,
         categories: &categories,
         checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
     };
     if body_rules.is_none() {
         checks.par_iter_mut().for_each(|c| {
@@ -265,10 +277,11 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     }
 
     let mut documents = Vec::new();
+    let mut document_diagnostics = Vec::new();
     for path in docs::declared(&config) {
         match docs::load(root, &fence, &path, &ids) {
             Ok((d, notes)) => {
-                diags.extend(notes);
+                document_diagnostics.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
                 documents.push(d);
             }
@@ -279,10 +292,11 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
                         d = d.at(line, 1);
                     }
                 }
-                diags.push(d)
+                document_diagnostics.push(d)
             }
         }
     }
+    diags.extend(document_diagnostics.iter().cloned());
 
     let mut rules = Vec::new();
     let rules_dir = root.join(
@@ -351,6 +365,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     Ok(Loaded {
         catalogue,
         diagnostics: diags,
+        document_diagnostics,
     })
 }
 

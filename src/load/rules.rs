@@ -148,7 +148,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
         .iter()
         .map(|c| item_line(&split, checks_line, c))
         .collect();
-    let outline = markdown::outline(split.body, split.body_line, ids, None);
+    let outline = markdown::outline(split.body, split.body_line, file, ids, None);
     Ok(Rule {
         id,
         title,
@@ -163,6 +163,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
             lines,
         }],
         references: outline.references,
+        links: outline.links,
     })
 }
 
@@ -318,6 +319,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                         source: Some(format!("{} § {}", doc.path, decl.section)),
                         mappings: vec![mapping],
                         references: Vec::new(),
+                        links: Vec::new(),
                     },
                 );
             }
@@ -363,6 +365,7 @@ pub fn merge(rules: Vec<Rule>, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
                 existing.mappings.extend(r.mappings);
                 existing.mappings.sort_by(|a, b| a.origin.cmp(&b.origin));
                 existing.references.extend(r.references);
+                existing.links.extend(r.links);
             }
         }
     }

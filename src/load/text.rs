@@ -2,7 +2,7 @@
 //! with a BOM stripped and CRLF folded to LF (each reported, never fatal).
 
 use crate::diag::{codes, Diagnostic};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Larger files are refused: nothing in a catalogue is legitimately this big, and reading it
 /// whole would make memory use depend on hostile input.
@@ -56,6 +56,39 @@ pub fn display_path(root: &Path, path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// The repository a catalogue lives in: the nearest directory at or above the (resolved)
+/// catalogue root that holds `.git`, else the catalogue root itself. Declared documents and
+/// followed links may reach above the catalogue root (`../README.md`), never above this.
+pub fn repository_root(root: &Path) -> PathBuf {
+    super::confine::Fence::repository_of(root)
+        .base()
+        .to_path_buf()
+}
+
+/// Whether the root-relative lexical path `rel` (as `link_dest::lexical` writes it, perhaps
+/// starting with `..`) stays inside `repository`, for a catalogue whose root resolves to
+/// `canonical_root`.
+pub fn within_repository(canonical_root: &Path, repository: &Path, rel: &str) -> bool {
+    let mut full = canonical_root.to_path_buf();
+    for seg in rel.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if !full.pop() {
+                    return false;
+                }
+            }
+            s => full.push(s),
+        }
+    }
+    full.starts_with(repository)
+}
+
+/// The catalogue root with links resolved (as `repository_root` compares it), or as given.
+pub fn canonical(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
 }
 
 /// Whether `path` (after resolving links) stays inside `root`. Files are found by listing a

@@ -155,6 +155,8 @@ pub struct Check {
     /// 0 when there is none or no marker is declared.
     #[serde(skip)]
     pub house_practice_line: u32,
+    /// Links and images the path and fragment checks follow.
+    pub links: Box<[super::LocalLink]>,
     /// Where each of the format's own frontmatter keys is.
     #[serde(skip)]
     pub field_lines: FieldLines,

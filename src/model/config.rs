@@ -29,61 +29,94 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "claims",
     "scoring",
     "lint",
+    "links",
 ];
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
+    /// The catalogue's name, shown in reports and schemas.
     pub name: Option<String>,
     #[serde(default)]
+    /// The catalogue's version (reports and results files record it).
     pub version: Option<String>,
     #[serde(default)]
+    /// Where the check files are, relative to the catalogue root (default `checks`).
     pub checks_dir: Option<String>,
     #[serde(default)]
+    /// The regular expression every check id matches (default `^[A-Z]{2,6}-\\d{3}$`).
     pub id_pattern: Option<String>,
     #[serde(default)]
+    /// The categories, prefix and name, in display order.
     pub categories: Vec<CategoryDecl>,
     #[serde(default)]
+    /// The severities, most severe first (default `critical`, `high`, `medium`, `low`).
     pub severities: Option<Vec<String>>,
     /// Severities whose enforced failures block production readiness.
     #[serde(default)]
     pub blocking_severities: Option<Vec<String>>,
     #[serde(default)]
+    /// The protocol revisions a check can be written for, and the profile field the baseline gate reads.
     pub spec_baselines: Option<BaselineConfig>,
     #[serde(default)]
+    /// The `## ` sections every check must have.
     pub required_sections: Vec<String>,
     #[serde(default)]
+    /// Further frontmatter keys a check may hold.
     pub extra_fields: Vec<String>,
     #[serde(default)]
+    /// Burned numbers: retired ids, never reused, with their successor.
     pub retired: Vec<RetiredDecl>,
     #[serde(default)]
+    /// The schema of a server profile.
     pub profile: Option<ProfileDecl>,
     #[serde(default)]
+    /// Where rules come from: rule files and mapping tables in documents.
     pub rules: Option<RulesConfig>,
     #[serde(default)]
+    /// Expressions over check fields: every check one selects must be covered by a rule.
     pub require_coverage: Vec<String>,
     /// Which checks must cite an external source, and how a check says its basis is house
     /// practice instead.
     #[serde(default)]
     pub require_sources: Option<RequireSources>,
     #[serde(default)]
+    /// Documents `verify` reads, relative to the catalogue root (inside the repository).
     pub docs: Vec<String>,
     #[serde(default)]
+    /// Declared claims: statements in documents held to the catalogue.
     pub claims: Vec<ClaimDecl>,
     /// The quality score of audit reports; defaults when absent.
     #[serde(default)]
     pub scoring: Option<super::scoring::ScoringConfig>,
     #[serde(default)]
+    /// Lint settings: accepted findings, the level of retired mentions.
     pub lint: Option<LintConfig>,
+    /// How links are followed (catalogue format, section 10).
+    #[serde(default)]
+    pub links: Option<LinksConfig>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinksConfig {
+    /// URLs under which the catalogue root is published
+    /// (`https://github.com/ORG/REPO/blob/main/`): a link under one is followed like a
+    /// relative link from the root.
+    #[serde(default)]
+    pub bases: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CategoryDecl {
+    /// The id prefix (`FID`); a check's `category` and the start of its id.
     pub prefix: String,
+    /// The category's display name.
     pub name: String,
     #[serde(default)]
+    /// One sentence on what the category covers.
     pub description: Option<String>,
 }
 
@@ -91,12 +124,16 @@ pub struct CategoryDecl {
 #[serde(deny_unknown_fields)]
 pub struct BaselineConfig {
     #[serde(default = "default_baseline_values")]
+    /// Every baseline a check may declare.
     pub values: Vec<String>,
     #[serde(default = "default_baseline_default")]
+    /// The baseline of a check that declares none.
     pub default: String,
     #[serde(default = "default_baseline_aliases")]
+    /// Other spellings, each mapped to a value (`beide: both`).
     pub aliases: BTreeMap<String, String>,
     #[serde(default = "default_profile_field")]
+    /// The profile field that says which revision a server speaks.
     pub profile_field: String,
     /// The value that means "every revision" (not gated).
     #[serde(default = "default_baseline_default")]
@@ -131,13 +168,18 @@ fn default_profile_field() -> String {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RetiredDecl {
+    /// The retired id.
     pub id: String,
+    /// The date of retirement (`YYYY-MM-DD`).
     pub retired: String,
     #[serde(default)]
+    /// Why it was retired.
     pub reason: Option<String>,
     #[serde(default)]
+    /// The check it was merged into.
     pub merged_into: Option<String>,
     #[serde(default)]
+    /// The check that replaces it (at most one of this and `merged_into`).
     pub replaced_by: Option<String>,
 }
 
@@ -145,6 +187,7 @@ pub struct RetiredDecl {
 #[serde(deny_unknown_fields)]
 pub struct ProfileDecl {
     #[serde(default)]
+    /// The profile's fields by dotted name (`data_source.is_swiss_open_data`).
     pub fields: BTreeMap<String, ProfileFieldDecl>,
 }
 
@@ -152,6 +195,7 @@ pub struct ProfileDecl {
 #[serde(deny_unknown_fields)]
 pub struct ProfileFieldDecl {
     #[serde(rename = "type")]
+    /// The field's type.
     pub ty: crate::dsl::FieldType,
     /// The vocabulary. Closed unless `open: true`.
     #[serde(default)]
@@ -160,8 +204,10 @@ pub struct ProfileFieldDecl {
     #[serde(default)]
     pub open: bool,
     #[serde(default = "yes")]
+    /// Whether a profile must give the field.
     pub required: bool,
     #[serde(default)]
+    /// What the field records.
     pub description: Option<String>,
     /// A field whose value follows from another one; a profile that contradicts it is an error.
     #[serde(default)]
@@ -175,14 +221,16 @@ fn yes() -> bool {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DerivedDecl {
-    /// True iff the list field `from` has an entry outside `values`.
+    /// True iff the list field `field` has an entry outside `values`.
     pub any_other_than: Option<AnyOtherThan>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnyOtherThan {
+    /// The list field the derived field follows from.
     pub field: String,
+    /// The entries that do not make the derived field true.
     pub values: Vec<String>,
 }
 
@@ -190,20 +238,27 @@ pub struct AnyOtherThan {
 #[serde(deny_unknown_fields)]
 pub struct RulesConfig {
     #[serde(default)]
+    /// The directory of rule files (default `rules`).
     pub dir: Option<String>,
     #[serde(default)]
+    /// Mapping tables inside documents.
     pub tables: Vec<RuleTableDecl>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleTableDecl {
+    /// The document holding the table, relative to the catalogue root.
     pub doc: String,
+    /// The heading text; the table is the first one under it.
     pub section: String,
     #[serde(default = "one")]
+    /// The 1-based column whose leading number is the rule's.
     pub rule_column: usize,
     #[serde(default = "two")]
+    /// The 1-based column whose linked check ids the rule maps to.
     pub checks_column: usize,
+    /// Rule ids are `PREFIX-N`.
     pub rule_prefix: String,
 }
 
@@ -238,11 +293,16 @@ pub struct RequireSources {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimDecl {
+    /// The claim's name, shown in its findings.
     pub name: String,
+    /// The document the claim reads.
     pub doc: String,
     #[serde(default)]
+    /// A heading's text: the claim reads that section only.
     pub section: Option<String>,
+    /// A regular expression with named groups.
     pub pattern: String,
+    /// What each named group must equal: `count(SET)` or `ids(SET)`, with an optional `where EXPR`.
     pub expect: BTreeMap<String, String>,
 }
 
@@ -260,8 +320,11 @@ pub struct LintConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AllowDecl {
+    /// The accepted finding's code.
     pub code: String,
+    /// The id the finding is about.
     pub id: String,
+    /// Why it is accepted.
     pub reason: String,
 }
 
@@ -315,6 +378,14 @@ impl Config {
 
     pub fn baselines(&self) -> BaselineConfig {
         self.spec_baselines.clone().unwrap_or_default()
+    }
+
+    /// `links.bases`, or none.
+    pub fn link_bases(&self) -> Vec<String> {
+        self.links
+            .as_ref()
+            .map(|l| l.bases.clone())
+            .unwrap_or_default()
     }
 
     pub fn category_name(&self, prefix: &str) -> Option<&str> {

@@ -18,6 +18,6 @@ pub use check::{Adoption, Check, Criterion, FieldLines, Section};
 pub use check_text::CheckText;
 pub use config::Config;
 pub use document::Document;
-pub use reference::{RefKind, Reference};
+pub use reference::{LocalLink, RefKind, Reference};
 pub use rule::{Coverage, Rule, RuleOrigin};
 pub use source::Source;

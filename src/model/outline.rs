@@ -62,6 +62,8 @@ pub struct Outline {
     pub external_links: Vec<ExternalLink>,
     /// Byte ranges of code blocks (fenced or indented): their lines are examples, not text.
     pub code_blocks: Vec<Range<usize>>,
+    /// Links and images the path and fragment checks follow (see `LocalLink`).
+    pub links: Vec<super::LocalLink>,
 }
 
 impl Outline {

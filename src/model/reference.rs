@@ -21,3 +21,13 @@ pub struct Reference {
     /// The link destination as written (links only).
     pub url: Option<CompactString>,
 }
+
+/// A link or image whose destination the engine can follow (relative, `#fragment` alone, or
+/// under a configured base), as written: the path and fragment checks read these. Links to
+/// external sites are not kept.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct LocalLink {
+    pub dest: CompactString,
+    pub line: u32,
+    pub column: u32,
+}

@@ -75,6 +75,9 @@ pub struct Rule {
     pub mappings: Vec<Mapping>,
     /// References in a rule file's body (not coverage: the mapping is `checks:`).
     pub references: Vec<Reference>,
+    /// Links and images in a rule file's body, for the path and fragment checks.
+    #[serde(skip)]
+    pub links: Vec<super::LocalLink>,
 }
 
 /// Sort key that orders `FIDELITY-2` before `FIDELITY-10`.

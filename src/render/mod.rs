@@ -4,6 +4,7 @@ pub mod codes_doc;
 pub mod csv;
 pub mod diagnostics;
 pub mod excerpt;
+pub mod format_doc;
 pub mod graph_export;
 pub mod html_markdown;
 pub mod sarif;

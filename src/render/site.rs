@@ -34,6 +34,10 @@ pub fn page_name(id: &str) -> String {
 struct SiteLinks<'a> {
     cat: &'a Catalogue,
     root: &'static str,
+    /// The file the text was written in and the catalogue's link rules: a link names a
+    /// check exactly as lint and the graph read it (`FID-006.md`, `./FID-006.md`, a URL under
+    /// a configured base).
+    from: Option<(&'a crate::load::markdown::IdRules<'a>, &'a str)>,
 }
 
 impl SiteLinks<'_> {
@@ -58,6 +62,15 @@ impl Links for SiteLinks<'_> {
             Some((p, f)) => (p, Some(f)),
             None => (dest, None),
         };
+        if let Some(id) = self
+            .from
+            .and_then(|(rules, file)| rules.link_target(dest, file))
+        {
+            if let Some(p) = self.page_of(&id) {
+                let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
+                return Some(p + &frag);
+            }
+        }
         let file = path.rsplit('/').next().unwrap_or(path);
         let parent = path
             .strip_suffix(file)
@@ -173,8 +186,17 @@ fn intro(c: &Check) -> String {
         .join("\n")
 }
 
-fn check_page(cat: &Catalogue, graph: &Graph, c: &Check) -> Value {
-    let links = SiteLinks { cat, root: "../" };
+fn check_page(
+    cat: &Catalogue,
+    graph: &Graph,
+    ids: &crate::load::markdown::IdRules<'_>,
+    c: &Check,
+) -> Value {
+    let links = SiteLinks {
+        cat,
+        root: "../",
+        from: Some((ids, &c.file)),
+    };
     let sections: Vec<Value> = c
         .sections
         .iter()
@@ -245,8 +267,9 @@ fn retired_page(cat: &Catalogue, graph: &Graph, r: &crate::model::config::Retire
         _ => None,
     };
     let named = |id: &Option<String>| {
-        id.as_ref()
-            .map(|s| json!({"id": s, "href": SiteLinks { cat, root: "../" }.page_of(s)}))
+        id.as_ref().map(
+            |s| json!({"id": s, "href": SiteLinks { cat, root: "../", from: None }.page_of(s)}),
+        )
     };
     json!({
         "site": site_context(cat),
@@ -345,7 +368,12 @@ fn rules_page(cat: &Catalogue) -> Result<Value, String> {
         if let Some(checks) = row["checks"].as_array_mut() {
             for c in checks {
                 let cid = c["id"].as_str().unwrap_or("").to_string();
-                c["href"] = json!(SiteLinks { cat, root: "" }.page_of(&cid));
+                c["href"] = json!(SiteLinks {
+                    cat,
+                    root: "",
+                    from: None
+                }
+                .page_of(&cid));
             }
         }
     }
@@ -377,10 +405,16 @@ pub fn pages(templates: &Templates, cat: &Catalogue, graph: &Graph) -> Result<Ve
             text: render(templates, "site/rules.html.tera", rules_page(cat)?)?,
         },
     ];
+    let link_rules = crate::load::markdown::LinkRules::of(cat);
+    let ids = link_rules.with(&cat.categories);
     for c in cat.checks_by_id() {
         pages.push(Page {
             path: format!("checks/{}.html", page_name(&c.id)),
-            text: render(templates, "site/check.html.tera", check_page(cat, graph, c))?,
+            text: render(
+                templates,
+                "site/check.html.tera",
+                check_page(cat, graph, &ids, c),
+            )?,
         });
     }
     let mut retired: Vec<_> = cat

@@ -48,21 +48,36 @@ fn copy_dir(from: &Path, to: &Path) {
 /// A writable copy of a fixture catalogue.
 pub struct Fixture {
     pub dir: tempfile::TempDir,
+    /// The catalogue root inside `dir` (`dir` itself unless set).
+    root: PathBuf,
 }
 
 impl Fixture {
     pub fn new(name: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&fixture_dir(name), dir.path());
-        Fixture { dir }
+        let root = dir.path().to_path_buf();
+        Fixture { dir, root }
+    }
+
+    /// A writable copy of the shipped catalogue as it sits in its repository: the root is
+    /// `catalogue/` below a directory holding `.git` and the README its claims read.
+    pub fn shipped() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = dir.path().join("catalogue");
+        copy_dir(&project.join("catalogue"), &root);
+        std::fs::copy(project.join("README.md"), dir.path().join("README.md")).unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        Fixture { dir, root }
     }
 
     pub fn root(&self) -> &Path {
-        self.dir.path()
+        &self.root
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        self.root.join(rel)
     }
 
     pub fn read(&self, rel: &str) -> String {
