@@ -1,13 +1,16 @@
 //! Rendering: models in, text out. Nothing here decides anything.
 
+pub mod audit_sarif;
 pub mod codes_doc;
 pub mod csv;
 pub mod diagnostics;
 pub mod excerpt;
 pub mod graph_export;
 pub mod html_markdown;
+pub mod junit;
 pub mod sarif;
 pub mod site;
 pub mod tables;
 pub mod templates;
 pub mod text_table;
+pub mod xml;
