@@ -163,6 +163,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
             lines,
         }],
         references: outline.references,
+        body: split.body.to_string(),
     })
 }
 
@@ -318,6 +319,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                         source: Some(format!("{} § {}", doc.path, decl.section)),
                         mappings: vec![mapping],
                         references: Vec::new(),
+                        body: String::new(),
                     },
                 );
             }

@@ -75,6 +75,9 @@ pub struct Rule {
     pub mappings: Vec<Mapping>,
     /// References in a rule file's body (not coverage: the mapping is `checks:`).
     pub references: Vec<Reference>,
+    /// The Markdown body of the rule file (empty for a rule stated only in a table).
+    #[serde(skip)]
+    pub body: String,
 }
 
 /// Sort key that orders `FIDELITY-2` before `FIDELITY-10`.
