@@ -247,3 +247,17 @@ fn a_separate_waivers_file_works_like_the_results_files_list() {
     ]);
     assert_eq!(v["servers"][0]["verdict"], "production-ready");
 }
+
+#[test]
+fn the_results_schema_knows_waivers() {
+    let f = fixture(&waiver("FID-001", "2026-12-31"));
+    let schema = f.json(&["schema", "results"]);
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let doc: serde_json::Value = serde_yaml::from_str(&f.read("r.yaml")).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // Twin: a misspelt key is caught as you type.
+    let bad = f.read("r.yaml").replace("approved_by", "aproved_by");
+    let doc: serde_json::Value = serde_yaml::from_str(&bad).unwrap();
+    assert!(!validator.is_valid(&doc));
+}

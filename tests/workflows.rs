@@ -33,10 +33,7 @@ fn workflows() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(".github/workflows"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x == "yml" || x == "yaml")
-        })
+        .filter(|p| p.extension().is_some_and(|x| x == "yml" || x == "yaml"))
         .collect();
     files.sort();
     files
