@@ -446,7 +446,9 @@ fn half_the_applicable_checks_not_verified_states_the_scored_share() {
         .unwrap();
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(
-        md.contains("**Score — (provisional 100, 50% scored)** · 2 of 4 applicable checks scored (50%)"),
+        md.contains(
+            "**Score — (provisional 100, 50% scored)** · 2 of 4 applicable checks scored (50%)"
+        ),
         "{md}"
     );
     assert!(

@@ -146,11 +146,26 @@ pub fn audit(rep: &Report) -> String {
     document(&format!("auditbook audit {}", rep.server), &cases)
 }
 
-/// One test case per registered code: errors fail it (warnings too under `--deny warnings`);
-/// other findings are listed in its output.
+/// Whether `command` can report `code`: audit inputs (AB5xx) are never lint's or verify's,
+/// and verify and sync report only files (AB0xx) and documents (AB6xx). A finding of another
+/// code still gets its case, so nothing is dropped.
+fn in_scope(command: &str, code: &str, diags: &[Diagnostic]) -> bool {
+    let family = code.as_bytes().get(2).copied();
+    let usual = match command {
+        "verify" | "sync" => matches!(family, Some(b'0' | b'6')),
+        _ => family != Some(b'5'),
+    };
+    usual || diags.iter().any(|d| d.code == code)
+}
+
+/// One test case per code the command reports: errors fail it (warnings too under `--deny
+/// warnings`); other findings are listed in its output.
 pub fn diagnostics(command: &str, diags: &[Diagnostic], deny_warnings: bool) -> String {
     let mut cases = Vec::new();
-    for c in codes::CODES {
+    for c in codes::CODES
+        .iter()
+        .filter(|c| in_scope(command, c.code, diags))
+    {
         let of: Vec<&Diagnostic> = diags.iter().filter(|d| d.code == c.code).collect();
         let line = |d: &Diagnostic| {
             let at = match (&d.file, d.line) {
