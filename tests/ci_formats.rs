@@ -5,6 +5,7 @@
 //! it, and `cargo metadata` says where that package lives on this machine.
 
 mod common;
+use common::validators::{assert_valid, sarif_validator};
 use common::{auditbook, Fixture};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -24,92 +25,6 @@ fn planted() -> Fixture {
         "severity: \"hi,gh: 100%\"",
     );
     f
-}
-
-/// The SARIF 2.1.0 schema file inside the `serde-sarif` package, found through cargo metadata.
-fn sarif_schema_path() -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-    let out = std::process::Command::new(&cargo)
-        .args(["metadata", "--format-version", "1", "--manifest-path"])
-        .arg(&manifest)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run `{cargo} metadata`: {e}"));
-    assert!(
-        out.status.success(),
-        "`cargo metadata` failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
-    let package = meta["packages"]
-        .as_array()
-        .and_then(|ps| ps.iter().find(|p| p["name"] == "serde-sarif"))
-        .expect(
-            "the `serde-sarif` package is not in `cargo metadata`; it is the dev-dependency that \
-             ships the SARIF 2.1.0 schema this test validates against",
-        );
-    let manifest_path = PathBuf::from(package["manifest_path"].as_str().unwrap());
-    let schema = manifest_path.parent().unwrap().join("src/schema.json");
-    assert!(
-        schema.is_file(),
-        "the SARIF 2.1.0 schema is not at {} (did serde-sarif move it?)",
-        schema.display()
-    );
-    schema
-}
-
-fn sarif_validator() -> jsonschema::Validator {
-    let path = sarif_schema_path();
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    assert_eq!(
-        schema["title"],
-        "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema",
-        "{} is not the SARIF 2.1.0 schema",
-        path.display()
-    );
-    // The official schema's `language` patterns have a stray `]`, which ECMA-262 reads as a
-    // literal but the validator's strict check of the schema itself rejects; escape that one
-    // character in memory (the pattern keeps its meaning) so every format is still checked.
-    let mut schema = schema;
-    let mut fixed = 0;
-    escape_stray_bracket(&mut schema, &mut fixed);
-    assert!(fixed <= 2, "unexpected patterns rewritten: {fixed}");
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap()
-}
-
-fn escape_stray_bracket(v: &mut Value, fixed: &mut usize) {
-    const STRAY: &str = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m.iter_mut() {
-                if k == "pattern" && x == STRAY {
-                    *x = STRAY.replace("}]?", "}\\]?").into();
-                    *fixed += 1;
-                } else {
-                    escape_stray_bracket(x, fixed);
-                }
-            }
-        }
-        Value::Array(items) => items
-            .iter_mut()
-            .for_each(|x| escape_stray_bracket(x, fixed)),
-        _ => {}
-    }
-}
-
-fn assert_valid(validator: &jsonschema::Validator, doc: &Value) {
-    let errors: Vec<String> = validator
-        .iter_errors(doc)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF schema violations:\n{}",
-        errors.join("\n")
-    );
 }
 
 #[test]

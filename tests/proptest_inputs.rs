@@ -191,10 +191,15 @@ fn audit_all(cat: &Catalogue, checked: &profile::Checked, results: Option<&data_
         check_url_base: None,
         link_prefix: "catalogue".into(),
         previous: None,
+        as_of: "2026-06-01".into(),
+        html: true,
     };
     let rep = report::build(cat, checked, &run, s, &options);
     let ctx = tera::Context::from_serialize(&rep).unwrap();
     templates().render("report.md.tera", &ctx).unwrap();
+    templates().render("report.html.tera", &ctx).unwrap();
+    auditbook::render::audit_sarif::sarif(&rep);
+    auditbook::render::junit::audit(&rep);
 }
 
 proptest! {

@@ -275,7 +275,7 @@ fn pages_load_in_headless_chromium() {
     let dom = run_chromium(profile.path(), &["--dump-dom".into()], &url("index.html"));
     let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
     assert_eq!(
-        dom.matches("<tr data-category=").count(),
+        dom.matches("<tr data-id=").count(),
         120,
         "{}",
         &dom[..dom.len().min(2000)]
@@ -311,5 +311,220 @@ fn pages_load_in_headless_chromium() {
     assert!(
         dom.contains("href=\"../checks/"),
         "no link to another check"
+    );
+}
+
+#[test]
+fn rule_pages_show_the_rules_text_and_check_pages_the_fields_they_read() {
+    let out = tempfile::tempdir().unwrap();
+    shipped(out.path());
+    let site = files(out.path());
+    let rule = String::from_utf8_lossy(&site["rules/FIDELITY-1.html"]).into_owned();
+    assert!(rule.contains("<h2>Rule</h2>"), "{rule}");
+    assert!(
+        rule.contains("Leaving out an optional filter rarely means"),
+        "the rule file's text"
+    );
+    assert!(rule.contains("href=\"../checks/FID-001.html\""), "{rule}");
+    let table = String::from_utf8_lossy(&site["rules.html"]).into_owned();
+    assert!(table.contains("<a href=\"rules/FIDELITY-1.html\">FIDELITY-1</a>"));
+    // FID-001 applies when `tools_make_external_requests == true`.
+    let check = String::from_utf8_lossy(&site["checks/FID-001.html"]).into_owned();
+    assert!(
+        check.contains(
+            "<dt>profile fields read</dt><dd><code>tools_make_external_requests</code></dd>"
+        ),
+        "{check}"
+    );
+    // The prebuilt search index: every check, with its description's words.
+    let index: serde_json::Value = serde_json::from_slice(&site["search-index.json"]).unwrap();
+    let entries = index.as_array().unwrap();
+    assert_eq!(entries.len(), 120);
+    assert_eq!(entries[0]["id"], "ARCH-001");
+    assert!(entries
+        .iter()
+        .all(|e| !e["description"].as_str().unwrap().is_empty()));
+}
+
+#[test]
+fn the_search_index_cannot_close_its_script() {
+    let f = Fixture::new("clean");
+    f.edit(
+        "checks/FID-001.md",
+        "A source's default scope is not the caller's scope.",
+        "A `</script><script>alert(1)</script>` scope & more.",
+    );
+    let out = tempfile::tempdir().unwrap();
+    render(f.root(), out.path());
+    let index = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert_eq!(index.matches("<script").count(), 1, "{index}");
+    assert_eq!(index.matches("</script>").count(), 1);
+    assert!(index.contains("\\u003c/script\\u003e"), "{index}");
+}
+
+/// A page of the test's own that loads the index in a frame and types into its search box one
+/// key at a time (an `input` event per character, as a browser sends them), then records what
+/// the index shows.
+const TYPING_HARNESS: &str = r##"<!doctype html>
+<html><body>
+<pre id="result">not run</pre>
+<iframe id="site" src="index.html" width="1200" height="800"></iframe>
+<script>
+document.getElementById("site").addEventListener("load", function () {
+  var doc = this.contentDocument;
+  var box = doc.getElementById("search");
+  var typed = "TYPED";
+  for (var i = 0; i < typed.length; i++) {
+    box.value += typed[i];
+    box.dispatchEvent(new Event("input", {bubbles: true}));
+  }
+  var visible = Array.prototype.slice.call(doc.querySelectorAll("#checks tbody tr"))
+    .filter(function (r) { return !r.hidden; })
+    .map(function (r) { return r.getAttribute("data-id"); });
+  document.getElementById("result").textContent =
+    "shown=" + doc.getElementById("shown-count").textContent + " ids=" + visible.join(",");
+});
+</script>
+</body></html>
+"##;
+
+/// What the harness recorded after typing `typed` into the search box of the site in `dir`.
+fn typed_search(dir: &Path, profile: &Path, typed: &str) -> String {
+    std::fs::write(
+        dir.join("harness.html"),
+        TYPING_HARNESS.replace("TYPED", typed),
+    )
+    .unwrap();
+    let o = run_chromium(
+        profile,
+        &[
+            "--dump-dom".into(),
+            "--allow-file-access-from-files".into(),
+            "--virtual-time-budget=5000".into(),
+        ],
+        &format!("file://{}/harness.html", dir.display()),
+    );
+    let dom = String::from_utf8_lossy(&o.stdout).into_owned();
+    let start = dom
+        .find("<pre id=\"result\">")
+        .unwrap_or_else(|| panic!("no result: {}", String::from_utf8_lossy(&o.stderr)))
+        + "<pre id=\"result\">".len();
+    let end = dom[start..].find("</pre>").unwrap() + start;
+    dom[start..end].to_string()
+}
+
+#[test]
+fn typing_into_the_search_box_filters_the_rows_in_headless_chromium() {
+    let out = tempfile::tempdir().unwrap();
+    shipped(out.path());
+    let profile = tempfile::tempdir().unwrap();
+    let site = files(out.path());
+    let index: serde_json::Value = serde_json::from_slice(&site["search-index.json"]).unwrap();
+    let expected = |needle: &[&str]| -> Vec<String> {
+        index
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| {
+                let hay = format!("{} {} {}", e["id"], e["title"], e["description"]).to_lowercase();
+                needle.iter().all(|n| hay.contains(n))
+            })
+            .map(|e| e["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    // An id: that check, and the checks whose description names it.
+    let want = expected(&["fid-006"]);
+    assert!(want.contains(&"FID-006".to_string()), "{want:?}");
+    assert_eq!(
+        typed_search(out.path(), profile.path(), "fid-006"),
+        format!("shown={} ids={}", want.len(), want.join(","))
+    );
+    // Words from titles and descriptions, in any order and case: the checks holding all.
+    let want = expected(&["ckan", "rows"]);
+    assert!(!want.is_empty() && want.len() < 120, "{want:?}");
+    assert_eq!(
+        typed_search(out.path(), profile.path(), "Rows CKAN"),
+        format!("shown={} ids={}", want.len(), want.join(","))
+    );
+    // Nothing matches: no row, and the count says so.
+    assert_eq!(
+        typed_search(out.path(), profile.path(), "qqqxxyz"),
+        "shown=0 ids="
+    );
+}
+
+#[test]
+fn the_html_report_renders_remediation_code_blocks_in_headless_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.html");
+    let run = auditbook()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-C",
+            "catalogue",
+            "audit",
+            "examples/amtsblatt-readonly.profile.yaml",
+            "--results",
+            "examples/amtsblatt-readonly.results.yaml",
+            "--format",
+            "html",
+            "--out",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        html.contains("<pre><code class=\"language-python\">"),
+        "a fenced block becomes a monospace block"
+    );
+    assert!(!html.contains("```"), "no literal code fences");
+    let profile = tempfile::tempdir().unwrap();
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("site-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    // Framed at the first detail block (a headless screenshot of a page scrolled to a
+    // fragment comes out blank), so the shot shows a rendered Remediation.
+    let anchor = Regex::new(r#"<div class="detail" id="([^"]+)">"#)
+        .unwrap()
+        .captures(&html)
+        .map(|c| c[1].to_string())
+        .unwrap();
+    std::fs::write(
+        dir.path().join("frame.html"),
+        format!(
+            "<!doctype html><html><body style=\"margin:0\"><iframe src=\"report.html#{anchor}\" \
+             style=\"border:0;display:block\" width=\"1280\" height=\"900\"></iframe></body></html>"
+        ),
+    )
+    .unwrap();
+    let shot = shots.join("report-remediation.png");
+    let _ = std::fs::remove_file(&shot);
+    let o = run_chromium(
+        profile.path(),
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--allow-file-access-from-files".into(),
+            "--virtual-time-budget=3000".into(),
+        ],
+        &format!("file://{}", dir.path().join("frame.html").display()),
+    );
+    assert!(
+        shot.is_file(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.len() > 20_000, "the shot is only {} bytes", png.len());
+    let dom = run_chromium(
+        profile.path(),
+        &["--dump-dom".into()],
+        &format!("file://{}", report.display()),
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    assert!(
+        dom.contains("<div class=\"remediation\"><p>"),
+        "rendered, not raw"
     );
 }

@@ -8,12 +8,14 @@
 //! `report::Report` value.
 
 pub mod applicability;
+pub mod gate;
 pub mod portfolio;
 pub mod profile;
 pub mod report;
 pub mod results;
 pub mod score;
 pub mod verdict;
+pub mod waivers;
 
 use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
@@ -27,6 +29,15 @@ pub struct Run<'c> {
     pub audit: verdict::Audit<'c>,
 }
 
+/// Waivers from outside the results file, and the day they are judged on.
+#[derive(Clone, Copy)]
+pub struct Waiving<'a> {
+    /// A waivers file (`--waivers`, or a portfolio server's `waivers:`).
+    pub file: Option<&'a DataFile>,
+    /// `YYYY-MM-DD`.
+    pub as_of: &'a str,
+}
+
 /// Applicability, results validation and the verdict for one profile.
 pub fn run<'c>(
     cat: &'c Catalogue,
@@ -34,11 +45,16 @@ pub fn run<'c>(
     results_file: Option<&DataFile>,
     policy: verdict::Policy,
 ) -> Run<'c> {
+    let today = waivers::today();
     run_with(
         cat,
         &applicability::Prepared::new(cat),
         checked,
         results_file,
+        Waiving {
+            file: None,
+            as_of: &today,
+        },
         policy,
     )
 }
@@ -49,6 +65,7 @@ pub fn run_with<'c>(
     prepared: &applicability::Prepared<'_>,
     checked: &profile::Checked,
     results_file: Option<&DataFile>,
+    waiving: Waiving<'_>,
     policy: verdict::Policy,
 ) -> Run<'c> {
     let app = applicability::compute_with(prepared, &checked.profile);
@@ -74,8 +91,54 @@ pub fn run_with<'c>(
         problems.extend(d);
         r
     });
+    let mut written = Vec::new();
+    for f in results_file.into_iter().chain(waiving.file) {
+        written.extend(waivers::read(cat, f, &mut problems));
+    }
+    if let Some(f) = waiving.file {
+        problems.extend(f.notes.iter().cloned());
+        if let Json::Object(top) = &f.value {
+            for (k, help) in
+                unknown_keys(top, &["waivers"], crate::diag::codes::WAIVER_INVALID.help)
+            {
+                problems.push(
+                    f.at(
+                        &crate::diag::codes::WAIVER_INVALID,
+                        k,
+                        format!("unknown key `{k}` in the waivers file"),
+                    )
+                    .help(help),
+                );
+            }
+        } else {
+            problems.push(f.at(
+                &crate::diag::codes::WAIVER_INVALID,
+                "",
+                "a waivers file is a mapping with a `waivers` list",
+            ));
+        }
+    }
+    // Two waivers for one check from two files: the first (the results file's) is kept.
+    let mut kept: Vec<waivers::Waiver> = Vec::new();
+    for w in written {
+        if kept.iter().any(|k| k.check == w.check) {
+            problems.push(
+                crate::diag::Diagnostic::new(
+                    &crate::diag::codes::WAIVER_INVALID,
+                    format!("{} has a second waiver; one check has one waiver", w.check),
+                )
+                .id(w.check.clone())
+                .file(w.file.clone())
+                .line(w.line)
+                .help(crate::diag::codes::WAIVER_INVALID.help),
+            );
+        } else {
+            kept.push(w);
+        }
+    }
+    let judged = waivers::judge(kept, &app, results.as_ref(), waiving.as_of, &mut problems);
     crate::diag::normalise(&mut problems);
-    let audit = verdict::assess(cat, &app, results.as_ref(), problems, policy);
+    let audit = verdict::assess(cat, &app, results.as_ref(), judged, problems, policy);
     Run {
         applicability: app,
         results,

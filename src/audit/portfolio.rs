@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub const SERVER_KEYS: &[&str] = &["name", "profile", "results"];
+pub const SERVER_KEYS: &[&str] = &["name", "profile", "results", "waivers"];
 pub const TOP_KEYS: &[&str] = &["servers", "name", "description"];
 
 /// Whether a data file is a portfolio rather than a profile.
@@ -38,6 +38,8 @@ pub struct ServerEntry {
     pub index: usize,
     pub profile: ProfileRef,
     pub results: Option<(PathBuf, String)>,
+    /// A waivers file of this server (accepted risks kept apart from the results).
+    pub waivers: Option<(PathBuf, String)>,
 }
 
 pub struct Portfolio {
@@ -145,6 +147,16 @@ impl Portfolio {
 
     /// The checked profile of one server.
     pub fn profile_of(&self, cat: &Catalogue, s: &ServerEntry) -> Result<Checked, DataError> {
+        let mut checked = self.profile_without_waivers(cat, s)?;
+        checked.profile.waivers = s.waivers.clone();
+        Ok(checked)
+    }
+
+    fn profile_without_waivers(
+        &self,
+        cat: &Catalogue,
+        s: &ServerEntry,
+    ) -> Result<Checked, DataError> {
         match &s.profile {
             ProfileRef::Inline(v) => {
                 let text = serde_json::to_string(v).unwrap_or_default();
@@ -251,9 +263,9 @@ fn entry(
             ProfileRef::Missing
         }
     };
-    let results = match m.get("results") {
+    let mut path_of = |key: &str, what: &str| match m.get(key) {
         None | Some(Json::Null) => None,
-        Some(Json::String(p)) => match beside(file, p, &format!("{here}.results")) {
+        Some(Json::String(p)) => match beside(file, p, &format!("{here}.{key}")) {
             Ok(r) => Some(r),
             Err(d) => {
                 diags.push(d);
@@ -262,17 +274,20 @@ fn entry(
         },
         Some(_) => {
             diags.push(bad(
-                &format!("{here}.results"),
-                format!("the results of `{name}` must be a file path"),
+                &format!("{here}.{key}"),
+                format!("the {what} of `{name}` must be a file path"),
             ));
             None
         }
     };
+    let results = path_of("results", "results");
+    let waivers = path_of("waivers", "waivers");
     Some(ServerEntry {
         name,
         index: i,
         profile,
         results,
+        waivers,
     })
 }
 
@@ -288,7 +303,10 @@ pub struct ServerRow {
     pub profile: String,
     pub results: Option<String>,
     pub verdict: Verdict,
+    /// `None` while the score is provisional (too few checks scored) or nothing was audited.
     pub score: Option<super::score::Points>,
+    /// The score computed so far, while it is provisional.
+    pub provisional_score: Option<super::score::Points>,
     pub scored_share: u32,
     pub applicable: usize,
     pub total: usize,
@@ -322,6 +340,7 @@ pub fn matrix(
     cat: &Catalogue,
     p: &Portfolio,
     policy: Policy,
+    as_of: &str,
 ) -> (Matrix, Vec<Diagnostic>, SourceMap) {
     let mut diags = p.diagnostics.clone();
     diags.extend(p.file.notes.iter().cloned());
@@ -350,12 +369,30 @@ pub fn matrix(
                 }
             },
         };
+        let waivers = match &s.waivers {
+            None => None,
+            Some((path, shown)) => match data_file::read(path, shown, &codes::WAIVER_INVALID) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    let why = unusable(&p.file, s, e, "the waivers file", &mut diags, &mut sources);
+                    servers.push(empty_row(cat, s, &severities, why));
+                    continue;
+                }
+            },
+        };
+        if let Some(f) = &waivers {
+            sources.insert(f.shown.clone(), Arc::from(f.text.as_str()));
+        }
         let profile = &checked.profile.source;
         sources.insert(profile.shown.clone(), Arc::from(profile.text.as_str()));
         if let Some(f) = &results {
             sources.insert(f.shown.clone(), Arc::from(f.text.as_str()));
         }
-        let run = super::run_with(cat, &prepared, &checked, results.as_ref(), policy);
+        let waiving = super::Waiving {
+            file: waivers.as_ref(),
+            as_of,
+        };
+        let run = super::run_with(cat, &prepared, &checked, results.as_ref(), waiving, policy);
         diags.extend(run.audit.problems.iter().cloned());
         let score = super::score::score(cat, &run.audit);
         let by_category = cat
@@ -385,7 +422,8 @@ pub fn matrix(
             profile: checked.profile.source.shown.clone(),
             results: results.as_ref().map(|f| f.shown.clone()),
             verdict: run.audit.verdict,
-            score: Some(score.value),
+            score: score.value,
+            provisional_score: score.provisional_score,
             scored_share: score.scored_share,
             applicable: score.applicable,
             total: cat.checks.len(),
@@ -485,6 +523,7 @@ fn empty_row(
         results: s.results.as_ref().map(|(_, shown)| shown.clone()),
         verdict: Verdict::Incomplete,
         score: None,
+        provisional_score: None,
         scored_share: 0,
         applicable: 0,
         total: cat.checks.len(),

@@ -68,6 +68,8 @@ pub struct Profile {
     pub server: Option<String>,
     /// Results named by the portfolio entry, resolved against the portfolio's directory.
     pub results: Option<(PathBuf, String)>,
+    /// A waivers file named by the portfolio entry, resolved like `results`.
+    pub waivers: Option<(PathBuf, String)>,
     /// Every leaf, by dotted path, as written (after nesting is flattened).
     pub fields: BTreeMap<String, Json>,
     /// The leaves the expression language can read.
@@ -219,6 +221,7 @@ pub fn check(
             source,
             server,
             results,
+            waivers: None,
             fields,
             values,
         },

@@ -7,6 +7,7 @@ use super::profile::{display_json, Checked};
 use super::results::{Status, EFFORTS};
 use super::score::Score;
 use super::verdict::{Audit, Row, Verdict};
+use super::waivers::State as WaiverState;
 use super::Run;
 use crate::diag::Level;
 use crate::model::{Catalogue, Check};
@@ -52,6 +53,12 @@ pub struct Report {
     pub undecided: Vec<Item>,
     /// Fail and partial results in the order to fix them: severity, then effort, then id.
     pub remediation: Vec<Step>,
+    /// Fail and partial results accepted by an active waiver; severity, then id.
+    pub accepted_risks: Vec<AcceptedRisk>,
+    /// Every waiver read, with its state, by check id.
+    pub waivers: Vec<WaiverLine>,
+    /// The day waivers were judged on (`None` when there are none).
+    pub waivers_as_of: Option<String>,
     /// Every check of the catalogue with its applicability and status (for `--previous`).
     pub checks: Vec<CheckLine>,
     pub problems: Vec<Problem>,
@@ -146,6 +153,36 @@ pub struct Detail {
     pub gaps: Vec<String>,
     pub effort: Option<String>,
     pub remediation: Option<String>,
+    /// The Remediation rendered as HTML (raw HTML in it escaped), for the HTML report only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remediation_html: Option<String>,
+    /// Until when an active waiver accepts this result (`None`: not waived).
+    pub waived_until: Option<String>,
+    /// The line of the result in the results file.
+    pub line: Option<usize>,
+}
+
+/// A fail or partial result that an approver accepted until a date.
+#[derive(Clone, Debug, Serialize)]
+pub struct AcceptedRisk {
+    #[serde(flatten)]
+    pub finding: FindingRow,
+    pub reason: String,
+    pub approved_by: String,
+    pub date: String,
+    pub until: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WaiverLine {
+    pub check: String,
+    pub state: WaiverState,
+    pub reason: String,
+    pub approved_by: String,
+    pub date: String,
+    pub until: String,
+    pub file: String,
+    pub line: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -175,6 +212,9 @@ pub struct Step {
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckLine {
     pub id: String,
+    pub title: String,
+    pub category: String,
+    pub severity: String,
     pub applicability: Gate,
     pub status: Option<Status>,
 }
@@ -264,6 +304,43 @@ pub struct Options {
     pub link_prefix: String,
     /// `--previous`: the file as named and its parsed content (or why it could not be read).
     pub previous: Option<(String, Result<Json, String>)>,
+    /// The day waivers were judged on.
+    pub as_of: String,
+    /// Render catalogue Markdown as HTML too (for the HTML report).
+    pub html: bool,
+}
+
+/// Where links in a check's text lead from the report: ids and relative check links to the
+/// check files as the report links them, addresses as they are; anything else keeps its text.
+struct ReportLinks<'a> {
+    cat: &'a Catalogue,
+    options: &'a Options,
+}
+
+impl crate::render::html_markdown::Links for ReportLinks<'_> {
+    fn href(&self, dest: &str) -> Option<String> {
+        let dest = dest.trim();
+        let lower = dest.to_ascii_lowercase();
+        if lower.starts_with("https://")
+            || lower.starts_with("http://")
+            || lower.starts_with("mailto:")
+        {
+            return Some(dest.to_string());
+        }
+        let (path, fragment) = dest.split_once('#').unwrap_or((dest, ""));
+        let stem = path.rsplit('/').next()?.strip_suffix(".md")?;
+        let c = self.cat.check(stem)?;
+        let frag = if fragment.is_empty() {
+            String::new()
+        } else {
+            format!("#{fragment}")
+        };
+        Some(link(c, self.options) + &frag)
+    }
+
+    fn id_href(&self, id: &str) -> Option<String> {
+        self.cat.check(id).map(|c| link(c, self.options))
+    }
 }
 
 fn link(c: &Check, o: &Options) -> String {
@@ -341,6 +418,13 @@ fn server_name(checked: &Checked, run: &Run) -> String {
         stem = stem.strip_suffix(ext).unwrap_or(stem);
     }
     stem.to_string()
+}
+
+fn remediation_of(r: &Row) -> Option<String> {
+    r.check
+        .section_text("Remediation")
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
 }
 
 fn status_str(r: &Row) -> &'static str {
@@ -426,11 +510,12 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 evidence: rec.map(|x| x.evidence.clone()).unwrap_or_default(),
                 gaps: rec.map(|x| x.gaps.clone()).unwrap_or_default(),
                 effort: effort(r).0,
-                remediation: r
-                    .check
-                    .section_text("Remediation")
-                    .map(|t| t.trim().to_string())
-                    .filter(|t| !t.is_empty()),
+                remediation: remediation_of(r),
+                remediation_html: remediation_of(r).filter(|_| o.html).map(|t| {
+                    crate::render::html_markdown::to_html(&t, &ReportLinks { cat, options: o })
+                }),
+                waived_until: r.waiver.as_ref().map(|w| w.until.clone()),
+                line: rec.map(|x| x.line),
             }
         })
         .collect();
@@ -462,6 +547,36 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         s.rank = i + 1;
     }
 
+    let accepted_risks = audit
+        .accepted
+        .iter()
+        .filter_map(|id| row(id))
+        .filter_map(|r| {
+            let w = r.waiver.as_ref()?;
+            Some(AcceptedRisk {
+                finding: finding_row(r, audit, o),
+                reason: w.reason.clone(),
+                approved_by: w.approved_by.clone(),
+                date: w.date.clone(),
+                until: w.until.clone(),
+            })
+        })
+        .collect();
+    let waivers: Vec<WaiverLine> = audit
+        .waivers
+        .entries
+        .iter()
+        .map(|(w, state)| WaiverLine {
+            check: w.check.clone(),
+            state: *state,
+            reason: w.reason.clone(),
+            approved_by: w.approved_by.clone(),
+            date: w.date.clone(),
+            until: w.until.clone(),
+            file: w.file.clone(),
+            line: w.line,
+        })
+        .collect();
     let list = |ids: &[String], note: &dyn Fn(&Row) -> String| -> Vec<Item> {
         ids.iter()
             .filter_map(|id| row(id))
@@ -657,13 +772,22 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    if !audit.accepted.is_empty() {
+        concluded.push(format!(
+            "Accepted risks (waived, listed with their approvers): {}.",
+            audit.accepted.join(", ")
+        ));
+    }
     if !audit.would_have_blocked.is_empty() {
         concluded.push(format!(
             "Would have blocked if enforced: {}.",
             audit.would_have_blocked.join(", ")
         ));
     }
-    concluded.push(format!("{}; {}.", score.headline(), score.share_line()));
+    concluded.push(format!("{}; {}.", score.headline, score.share_line()));
+    if let Some(t) = &score.to_final {
+        concluded.push(t.clone());
+    }
     let mut open = Vec::new();
     for (ids, what) in [
         (&audit.not_verified, "not verified (looked, could not tell)"),
@@ -696,6 +820,9 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         .iter()
         .map(|r| CheckLine {
             id: r.check.id.to_string(),
+            title: r.check.title.clone(),
+            category: r.check.category.to_string(),
+            severity: r.check.severity.to_string(),
             applicability: r.gate,
             status: r.status,
         })
@@ -784,6 +911,9 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         rejected,
         undecided,
         remediation,
+        accepted_risks,
+        waivers_as_of: (!waivers.is_empty()).then(|| o.as_of.clone()),
+        waivers,
         checks,
         problems,
         comparison,

@@ -92,7 +92,10 @@ pub const RESULT_KEYS: &[&str] = &[
     "source",
     "fingerprint",
 ];
-pub const TOP_KEYS: &[&str] = &["audit_meta", "probe", "results"];
+pub const TOP_KEYS: &[&str] = &["audit_meta", "probe", "results", "waivers"];
+
+/// Ids named in full in the one missing-result finding; the rest are counted.
+const MISSING_NAMED: usize = 12;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Recorded {
@@ -248,15 +251,10 @@ pub fn validate(
         let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
         if e.status == Gate::Applies && !seen {
             out.missing.push(e.id.clone());
-            diags.push(
-                file.at(
-                    &codes::RESULT_MISSING,
-                    "results",
-                    format!("{} applies to this profile but has no result", e.id),
-                )
-                .id(e.id.clone()),
-            );
         }
+    }
+    if let Some(d) = missing_finding(file, &out.missing) {
+        diags.push(d);
     }
     crate::diag::normalise(&mut diags);
     (out, diags)
@@ -295,6 +293,36 @@ fn stale_results(
             .id(r.id.clone()),
         );
     }
+}
+
+/// One finding for every applicable check without a result: they share one cause (the file
+/// does not record them), so a reader gets one line to act on instead of one per check.
+fn missing_finding(file: &DataFile, missing: &[String]) -> Option<Diagnostic> {
+    let first = missing.first()?;
+    let message = if missing.len() == 1 {
+        format!("{first} applies to this profile but has no result")
+    } else {
+        let named = missing
+            .iter()
+            .take(MISSING_NAMED)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rest = match missing.len().saturating_sub(MISSING_NAMED) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        format!(
+            "{} applicable checks have no result: {named}{rest}",
+            missing.len()
+        )
+    };
+    let d = file.at(&codes::RESULT_MISSING, "results", message);
+    Some(if missing.len() == 1 {
+        d.id(first.clone())
+    } else {
+        d
+    })
 }
 
 fn strings(

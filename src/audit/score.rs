@@ -81,6 +81,9 @@ pub struct Policy {
     pub fail: Vec<SeverityPoints>,
     pub partial_fraction: f64,
     pub advisory_fraction: f64,
+    pub waived_fraction: f64,
+    /// Below this share of applicable checks scored, the score is provisional.
+    pub min_scored_share: f64,
     /// Whether the catalogue declares the policy (`false`: the engine's defaults).
     pub declared: bool,
 }
@@ -93,12 +96,14 @@ impl Policy {
             .map(|w| format!("{} {}", w.severity, w.points))
             .collect();
         format!(
-            "max {}, floor {}; a fail costs {}; partial × {}; advisory × {}{}",
+            "max {}, floor {}; a fail costs {}; partial × {}; advisory × {}; waived × {}; final from {}% scored{}",
             self.max,
             self.floor,
             weights.join(", "),
             self.partial_fraction,
             self.advisory_fraction,
+            self.waived_fraction,
+            basis_points(self.min_scored_share) as f64 / 100.0,
             if self.declared {
                 ""
             } else {
@@ -108,9 +113,24 @@ impl Policy {
     }
 }
 
+/// A share (0–1) in hundredths of a percent, so thresholds compare exactly.
+fn basis_points(share: f64) -> u64 {
+    (share.clamp(0.0, 1.0) * 10_000.0).round() as u64
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Score {
-    pub value: Points,
+    /// The score, once enough applicable checks are scored; `None` while it is provisional.
+    pub value: Option<Points>,
+    /// The score as computed so far, while too few checks are scored for it to be final.
+    pub provisional_score: Option<Points>,
+    /// The computed number, final or not (for gates and comparisons in the engine).
+    #[serde(skip)]
+    pub computed: Points,
+    /// `Score 85/100` or `Score — (provisional 100, 1% scored)`.
+    pub headline: String,
+    /// What is missing to make a provisional score final (`None` when it is final).
+    pub to_final: Option<String>,
     pub max: Points,
     pub deducted: Points,
     /// Whether the floor cut the score off.
@@ -150,6 +170,8 @@ fn scoring_policy(cat: &Catalogue, cfg: &ScoringConfig, declared: bool) -> Polic
             .collect(),
         partial_fraction: cfg.partial_fraction,
         advisory_fraction: cfg.advisory_fraction,
+        waived_fraction: cfg.waived_fraction,
+        min_scored_share: cfg.min_scored_share,
         declared,
     }
 }
@@ -198,6 +220,10 @@ pub fn score(cat: &Catalogue, audit: &Audit) -> Score {
             factor *= cfg.advisory_fraction;
             basis.push_str(&format!(" × {} (advisory)", cfg.advisory_fraction));
         }
+        if r.waiver.is_some() {
+            factor *= cfg.waived_fraction;
+            basis.push_str(&format!(" × {} (waived)", cfg.waived_fraction));
+        }
         deductions.push(Deduction {
             id: c.id.to_string(),
             title: c.title.clone(),
@@ -211,25 +237,46 @@ pub fn score(cat: &Catalogue, audit: &Audit) -> Score {
     deductions.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.id.cmp(&b.id)));
     let deducted = Points(deductions.iter().map(|d| d.points.0).sum());
     let raw = policy.max.0 - deducted.0;
-    let value = Points(raw.max(policy.floor.0));
+    let computed = Points(raw.max(policy.floor.0));
+    // Scored checks needed for a final score: the declared share of the applicable ones,
+    // rounded up (computed in basis points, so 80% of 10 is exactly 8).
+    let needed =
+        (applicable as u64 * basis_points(policy.min_scored_share)).div_ceil(10_000) as usize;
+    let share = super::applicability::percent(scored, applicable);
+    let provisional = scored < needed;
+    let headline = if provisional {
+        format!("Score — (provisional {computed}, {share}% scored)")
+    } else {
+        format!("Score {computed}/{}", policy.max)
+    };
+    let to_final = provisional.then(|| {
+        format!(
+            "The score is provisional: {scored} of {applicable} applicable checks are scored ({share}%), and a final score needs {}% ({needed} checks). Record pass, fail or partial for {} more of them to make it final.",
+            basis_points(policy.min_scored_share) as f64 / 100.0,
+            needed - scored
+        )
+    });
     Score {
-        value,
+        value: (!provisional).then_some(computed),
+        provisional_score: provisional.then_some(computed),
+        computed,
+        headline,
+        to_final,
         max: policy.max,
         deducted,
         floored: raw < policy.floor.0,
         deductions,
         applicable,
         scored,
-        scored_share: super::applicability::percent(scored, applicable),
+        scored_share: share,
         unscored,
         policy,
     }
 }
 
 impl Score {
-    /// `Score 73/100`.
-    pub fn headline(&self) -> String {
-        format!("Score {}/{}", self.value, self.max)
+    pub fn provisional(&self) -> bool {
+        self.value.is_none()
     }
 
     /// `6 of 8 applicable checks scored (75%)`.
@@ -245,7 +292,7 @@ impl Score {
         let mut out = Vec::new();
         out.push(format!(
             "{} — scoring policy: {}",
-            self.headline(),
+            self.headline,
             self.policy.describe()
         ));
         out.push(format!("  start at {}", self.max));
@@ -270,12 +317,15 @@ impl Score {
             self.deducted,
             raw,
             if self.floored {
-                format!(", below the floor: {}", self.value)
+                format!(", below the floor: {}", self.computed)
             } else {
                 String::new()
             }
         ));
         out.push(format!("  {}", self.share_line()));
+        if let Some(t) = &self.to_final {
+            out.push(format!("  {t}"));
+        }
         if self.unscored.is_empty() {
             out.push("  unscored: none".into());
         } else {

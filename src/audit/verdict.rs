@@ -4,6 +4,7 @@
 
 use super::applicability::{Applicability, Status as Gate};
 use super::results::{Recorded, Results, Status};
+use super::waivers::{Waiver, Waivers};
 use crate::diag::{Diagnostic, Level};
 use crate::model::{Adoption, Catalogue, Check};
 use serde::Serialize;
@@ -88,6 +89,8 @@ pub struct Row<'c> {
     pub recorded: Option<Recorded>,
     /// Why a recorded result was rejected.
     pub rejected: Option<String>,
+    /// The active waiver accepting this row's fail or partial.
+    pub waiver: Option<Waiver>,
 }
 
 impl Row<'_> {
@@ -112,6 +115,11 @@ pub struct Audit<'c> {
     pub advisory: Vec<String>,
     /// Advisory checks that would have blocked if they were enforced.
     pub would_have_blocked: Vec<String>,
+    /// Applicable fail or partial results accepted by an active waiver; severity, then id.
+    /// They are neither findings nor blocking.
+    pub accepted: Vec<String>,
+    /// Every waiver read, with its state.
+    pub waivers: Waivers,
     pub not_verified: Vec<String>,
     pub todo: Vec<String>,
     pub missing: Vec<String>,
@@ -145,6 +153,7 @@ pub fn assess<'c>(
     cat: &'c Catalogue,
     app: &Applicability,
     results: Option<&Results>,
+    waivers: Waivers,
     problems: Vec<Diagnostic>,
     policy: Policy,
 ) -> Audit<'c> {
@@ -164,6 +173,7 @@ pub fn assess<'c>(
             (Gate::Applies, None, None, Some(_)) => Some(Status::Missing),
             _ => None,
         };
+        let waiver = waivers.active(&e.id).cloned();
         rows.push(Row {
             check,
             gate: e.status,
@@ -171,6 +181,7 @@ pub fn assess<'c>(
             status,
             recorded,
             rejected,
+            waiver,
         });
     }
     let rank = |id: &String| {
@@ -188,9 +199,14 @@ pub fn assess<'c>(
         v
     };
     let is = |r: &Row, s: Status| r.applies() && r.status == Some(s);
-    let blocks =
-        |r: &Row| is(r, Status::Fail) && blocking_sev.iter().any(|s| *s == r.check.severity);
-    let counted = |r: &Row| r.applies() && r.status.is_some_and(|s| policy.counts(s));
+    let blocks = |r: &Row| {
+        is(r, Status::Fail)
+            && r.waiver.is_none()
+            && blocking_sev.iter().any(|s| *s == r.check.severity)
+    };
+    let counted =
+        |r: &Row| r.applies() && r.waiver.is_none() && r.status.is_some_and(|s| policy.counts(s));
+    let accepted = ids(&|r| r.applies() && r.waiver.is_some());
     let blocking = ids(&|r| blocks(r) && r.check.adoption == Adoption::Enforced);
     let findings = ids(&|r| counted(r) && r.check.adoption == Adoption::Enforced);
     let advisory = ids(&|r| counted(r) && r.check.adoption == Adoption::Advisory);
@@ -249,6 +265,8 @@ pub fn assess<'c>(
         findings,
         advisory,
         would_have_blocked,
+        accepted,
+        waivers,
         not_verified,
         todo,
         missing,

@@ -19,7 +19,8 @@ pub struct Cli {
     /// Catalogue root (default: ./catalogue if it exists, else .)
     #[arg(short = 'C', long = "catalogue", global = true, value_name = "DIR")]
     pub catalogue: Option<PathBuf>,
-    /// Output format: human, json, github, sarif (lint); table, json, csv (list); human, json
+    /// Output format: human, json, github, sarif, junit (lint, verify); md, json, html, sarif, junit
+    /// (audit); table, json, csv (list); human, json
     #[arg(long, global = true, value_name = "FORMAT")]
     pub format: Option<String>,
     /// Colour in human output (NO_COLOR is honoured by auto)

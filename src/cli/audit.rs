@@ -6,7 +6,7 @@ use super::common::{self, Failure};
 use super::inputs;
 use crate::audit::report::{self, Options};
 use crate::audit::verdict::{Policy, Verdict};
-use crate::audit::{self as audit_lib, score};
+use crate::audit::{self as audit_lib, gate, score};
 use crate::diag::codes;
 use clap::Args;
 use std::path::{Component, Path, PathBuf};
@@ -37,6 +37,18 @@ pub struct AuditArgs {
     /// Print how the score was computed, line by line (the report then goes only to --out)
     #[arg(long = "explain-score")]
     pub explain_score: bool,
+    /// A waivers file (`waivers:` list) in addition to the results file's waivers
+    #[arg(long, value_name = "FILE")]
+    pub waivers: Option<PathBuf>,
+    /// The day waivers are judged on, YYYY-MM-DD (default: today, UTC)
+    #[arg(long = "as-of", value_name = "DATE")]
+    pub as_of: Option<String>,
+    /// Exit 1 unless the score is final and at least N
+    #[arg(long = "min-score", value_name = "N")]
+    pub min_score: Option<f64>,
+    /// Exit 1 when a finding (enforced or advisory, not waived) of this severity or worse remains
+    #[arg(long = "fail-on", value_name = "SEVERITY")]
+    pub fail_on: Option<String>,
 }
 
 /// `to` as a relative path from the directory `from` (both relative to the working directory
@@ -74,10 +86,12 @@ fn relative(from: &Path, to: &Path) -> String {
 }
 
 pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["md", "json", "html"])?;
+    let fmt = common::format(cli, &["md", "json", "html", "sarif", "junit"])?;
+    let as_of = inputs::as_of(args.as_of.as_deref())?;
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
+    let gates = gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure)?;
     let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
         Ok(c) => c,
         Err(r) => {
@@ -100,6 +114,21 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             }
         },
     };
+    let waivers_path = match (&args.waivers, &checked.profile.waivers) {
+        (Some(p), _) => Some((p.clone(), inputs::shown(p))),
+        (None, Some((p, shown))) => Some((p.clone(), shown.clone())),
+        (None, None) => None,
+    };
+    let waivers_file = match &waivers_path {
+        None => None,
+        Some((p, shown)) => match inputs::data(p, shown, &codes::WAIVER_INVALID)? {
+            Ok(f) => Some(f),
+            Err(r) => {
+                inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
+                return Ok(super::EXIT_FINDINGS);
+            }
+        },
+    };
     let previous = match &args.previous {
         None => None,
         Some(p) => {
@@ -110,14 +139,24 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             Some((inputs::shown(p), parsed))
         }
     };
-    let run = audit_lib::run(cat, &checked, results_file.as_ref(), args.policy);
+    let run = audit_lib::run_with(
+        cat,
+        &crate::audit::applicability::Prepared::new(cat),
+        &checked,
+        results_file.as_ref(),
+        audit_lib::Waiving {
+            file: waivers_file.as_ref(),
+            as_of: &as_of,
+        },
+        args.policy,
+    );
     let score = score::score(cat, &run.audit);
 
     let mut texts = vec![(
         checked.profile.source.shown.clone(),
         checked.profile.source.text.clone(),
     )];
-    if let Some(f) = &results_file {
+    for f in results_file.iter().chain(waivers_file.iter()) {
         texts.push((f.shown.clone(), f.text.clone()));
     }
     let refs: Vec<(&str, &str)> = texts
@@ -136,11 +175,15 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         check_url_base: args.check_url_base.clone(),
         link_prefix,
         previous,
+        as_of: as_of.clone(),
+        html: fmt == "html",
     };
     let explanation = args.explain_score.then(|| score.explain());
     let rep = report::build(cat, &checked, &run, score, &options);
     let rendered = match fmt {
         "json" => common::json_text(&rep)?,
+        "sarif" => crate::render::audit_sarif::sarif(&rep),
+        "junit" => crate::render::junit::audit(&rep),
         other => {
             let name = if other == "html" {
                 "report.html.tera"
@@ -164,11 +207,17 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         (None, None) => common::print(&rendered)?,
     }
     let deny = inputs::fails(cli, &run.audit.problems) && common::deny_warnings(cli);
-    Ok(if rep.verdict != Verdict::ProductionReady || deny {
-        super::EXIT_FINDINGS
-    } else {
-        super::EXIT_OK
-    })
+    let breached = gates.breaches(cat, &rep);
+    for b in &breached {
+        eprintln!("auditbook: gate breached: {b}");
+    }
+    Ok(
+        if rep.verdict != Verdict::ProductionReady || deny || !breached.is_empty() {
+            super::EXIT_FINDINGS
+        } else {
+            super::EXIT_OK
+        },
+    )
 }
 
 /// The report file: `/dev/stdout` (and the like) is the open stream; any other path has its

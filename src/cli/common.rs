@@ -136,6 +136,7 @@ pub fn warn_load_problems(cli: &Cli, loaded: &Loaded) {
 /// Print diagnostics in the chosen format and return the exit code they call for.
 pub fn report(
     cli: &Cli,
+    command: &str,
     diags: Vec<Diagnostic>,
     loaded: &Loaded,
     fmt: &str,
@@ -147,6 +148,7 @@ pub fn report(
         "json" => diagnostics::json(&diags, extra),
         "github" => diagnostics::github(&visible(cli, &diags), &prefix),
         "sarif" => diagnostics::sarif(&diags, &prefix, &successors(&loaded.catalogue)),
+        "junit" => crate::render::junit::diagnostics(command, &diags, deny_warnings(cli)),
         _ => human(cli, &diags, &loaded.catalogue, &prefix),
     };
     print(&text)?;

@@ -79,3 +79,14 @@ pub fn eprint_problems(cli: &Cli, diags: &[Diagnostic], sources: &SourceMap) {
 pub fn fails(cli: &Cli, diags: &[Diagnostic]) -> bool {
     crate::diag::Summary::of(diags).fails(common::deny_warnings(cli))
 }
+
+/// `--as-of DATE`: the day waivers are judged on (default: today, UTC).
+pub fn as_of(given: Option<&str>) -> Result<String, Failure> {
+    match given {
+        None => Ok(crate::audit::waivers::today()),
+        Some(d) if crate::model::date::is_calendar_date(d) => Ok(d.to_string()),
+        Some(d) => Err(Failure(format!(
+            "--as-of `{d}` is not a day written YYYY-MM-DD"
+        ))),
+    }
+}

@@ -4,7 +4,7 @@ use super::args::{Cli, LintArgs};
 use super::common::{self, Failure};
 
 pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
+    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
     let loaded = common::load_lean(cli)?;
     let mut diags = loaded.diagnostics.clone();
     let graph = crate::graph::Graph::build(&loaded.catalogue);
@@ -20,5 +20,5 @@ pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
         "mode".into(),
         serde_json::to_value(loaded.catalogue.mode).unwrap_or_default(),
     );
-    common::report(cli, diags, &loaded, fmt, extra)
+    common::report(cli, "lint", diags, &loaded, fmt, extra)
 }

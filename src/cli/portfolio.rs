@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct PortfolioArgs {
-    /// The portfolio file: `servers: [{name, profile, results?}]`
+    /// The portfolio file: `servers: [{name, profile, results?, waivers?}]`
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Resolve results files against DIR; a server without `results` uses DIR/NAME.results.yaml
@@ -21,10 +21,14 @@ pub struct PortfolioArgs {
     /// Which statuses are findings
     #[arg(long, value_enum, default_value_t = Policy::FailOrPartial)]
     pub policy: Policy,
+    /// The day waivers are judged on, YYYY-MM-DD (default: today, UTC)
+    #[arg(long = "as-of", value_name = "DATE")]
+    pub as_of: Option<String>,
 }
 
 pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "md"])?;
+    let as_of = inputs::as_of(args.as_of.as_deref())?;
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
@@ -51,7 +55,7 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         }
         p.use_results_dir(dir, &inputs::shown(dir));
     }
-    let (m, diags, sources) = portfolio::matrix(cat, &p, args.policy);
+    let (m, diags, sources) = portfolio::matrix(cat, &p, args.policy, &as_of);
     inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
         "json" => common::json_text(&m)?,

@@ -16,7 +16,7 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
             crate::diag::normalise(&mut diags);
             let mut extra = serde_json::Map::new();
             extra.insert("written".into(), 0.into());
-            return common::report(cli, diags, &loaded, fmt, extra);
+            return common::report(cli, "sync", diags, &loaded, fmt, extra);
         }
     };
     session

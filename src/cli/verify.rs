@@ -4,7 +4,7 @@ use super::args::Cli;
 use super::common::{self, Failure};
 
 pub fn run(cli: &Cli) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif"])?;
+    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
     let loaded = common::load_lean(cli)?;
     let cat = &loaded.catalogue;
     let graph = crate::graph::Graph::build(cat);
@@ -25,5 +25,5 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let mut extra = serde_json::Map::new();
     extra.insert("documents".into(), cat.documents.len().into());
     extra.insert("claims".into(), cat.config.claims.len().into());
-    common::report(cli, diags, &loaded, fmt, extra)
+    common::report(cli, "verify", diags, &loaded, fmt, extra)
 }

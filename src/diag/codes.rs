@@ -324,11 +324,20 @@ codes! {
         "A check's applies_when could not be evaluated against the profile; its applicability is unknown.",
         "Fix the profile (a missing or mistyped field) or the check's expression.";
     RESULT_MISSING = "AB541", "result-missing", Warning,
-        "An applicable check has no result; the audit is incomplete.",
+        "Applicable checks have no result (one finding lists them all); the audit is incomplete.",
         "Record a result for the check (todo if it has not been looked at yet).";
     PREVIOUS_NOT_COMPARABLE = "AB542", "previous-not-comparable", Warning,
         "The previous audit summary cannot be compared with this audit.",
         "Compare audits made against the same catalogue semantics and the same server.";
+    WAIVER_INVALID = "AB543", "waiver-invalid", Error,
+        "A waiver cannot be used: a key is missing or unknown, a date is not a real day, the check is unknown, or the check has a second waiver.",
+        "A waiver is a mapping with check, reason, approved_by, date and until (dates YYYY-MM-DD, until on or after date).";
+    WAIVER_EXPIRED = "AB544", "waiver-expired", Warning,
+        "A waiver's `until` lies before the audit date; it is ignored and the finding counts again.",
+        "Fix the finding, or have the risk approved again with a new `until`.";
+    WAIVER_STALE = "AB545", "waiver-stale", Warning,
+        "A waiver names a check that does not apply to the profile, passes, or is marked n/a: there is no risk to accept.",
+        "Remove the waiver, so the list of accepted risks stays the list of real ones.";
     // AB6xx — documents: generated regions, declared claims, links
     REGION_STALE = "AB601", "region-stale", Error,
         "A generated region differs from a fresh rendering of the catalogue.",

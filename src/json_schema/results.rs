@@ -150,8 +150,36 @@ fn top_key(cat: &Catalogue, key: &str) -> Value {
                 "additionalProperties": false,
             })
         }
+        "waivers" => waivers(cat),
         _ => json!({}),
     }
+}
+
+/// A `waivers:` list (`audit::waivers`): one accepted risk per check, with an end date.
+pub fn waivers(cat: &Catalogue) -> Value {
+    let ids: Vec<String> = cat
+        .checks_by_id()
+        .iter()
+        .map(|c| c.id.to_string())
+        .collect();
+    let date = json!({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"});
+    let text = json!({"type": "string", "minLength": 1});
+    json!({
+        "type": "array",
+        "description": "Accepted risks: a fail or partial accepted by an approver until a date.",
+        "items": {
+            "type": "object",
+            "required": crate::audit::waivers::WAIVER_KEYS,
+            "properties": {
+                "check": {"type": "string", "enum": ids},
+                "reason": text,
+                "approved_by": text,
+                "date": date,
+                "until": date,
+            },
+            "additionalProperties": false,
+        },
+    })
 }
 
 /// The results-file schema of this catalogue.

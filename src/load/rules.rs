@@ -164,6 +164,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
         }],
         references: outline.references,
         links: outline.links,
+        body: split.body.to_string(),
     })
 }
 
@@ -320,6 +321,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                         mappings: vec![mapping],
                         references: Vec::new(),
                         links: Vec::new(),
+                        body: String::new(),
                     },
                 );
             }

@@ -78,6 +78,9 @@ pub struct Rule {
     /// Links and images in a rule file's body, for the path and fragment checks.
     #[serde(skip)]
     pub links: Vec<super::LocalLink>,
+    /// The Markdown body of the rule file (empty for a rule stated only in a table).
+    #[serde(skip)]
+    pub body: String,
 }
 
 /// Sort key that orders `FIDELITY-2` before `FIDELITY-10`.

@@ -12,6 +12,8 @@ pub const KEYS: &[&str] = &[
     "fail",
     "partial_fraction",
     "advisory_fraction",
+    "min_scored_share",
+    "waived_fraction",
 ];
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -32,6 +34,14 @@ pub struct ScoringConfig {
     /// A finding on an advisory check costs this fraction of the same finding on an enforced one.
     #[serde(default = "half")]
     pub advisory_fraction: f64,
+    /// Below this share of applicable checks scored (pass, fail or partial), the score is
+    /// provisional: shown beside the share, never as the audit's score.
+    #[serde(default = "default_min_scored_share")]
+    pub min_scored_share: f64,
+    /// A waived fail or partial (an accepted risk) costs this fraction of what it would cost
+    /// unwaived: 1 keeps the risk in the score, 0 removes it.
+    #[serde(default = "one")]
+    pub waived_fraction: f64,
 }
 
 fn default_max() -> f64 {
@@ -39,6 +49,12 @@ fn default_max() -> f64 {
 }
 fn half() -> f64 {
     0.5
+}
+fn one() -> f64 {
+    1.0
+}
+fn default_min_scored_share() -> f64 {
+    0.8
 }
 
 impl Default for ScoringConfig {
@@ -49,6 +65,8 @@ impl Default for ScoringConfig {
             fail: BTreeMap::new(),
             partial_fraction: half(),
             advisory_fraction: half(),
+            min_scored_share: default_min_scored_share(),
+            waived_fraction: one(),
         }
     }
 }
@@ -95,6 +113,8 @@ impl ScoringConfig {
         for (key, v) in [
             ("partial_fraction", self.partial_fraction),
             ("advisory_fraction", self.advisory_fraction),
+            ("min_scored_share", self.min_scored_share),
+            ("waived_fraction", self.waived_fraction),
         ] {
             if number(&mut out, format!("scoring.{key}"), v) && v > 1.0 {
                 out.push((

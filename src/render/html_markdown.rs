@@ -134,6 +134,22 @@ pub fn to_html(markdown: &str, links: &dyn Links) -> String {
     html
 }
 
+/// The words of some Markdown without its markup (for search): text and code spans, blocks
+/// separated by a space, raw HTML dropped.
+pub fn plain_text(markdown: &str) -> String {
+    let mut out = String::new();
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak | Event::End(_) if !out.ends_with(' ') => {
+                out.push(' ')
+            }
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +191,14 @@ mod tests {
             &Plain,
         );
         assert_eq!(h.matches("href=\"FID-001.html\"").count(), 2, "{h}");
+    }
+
+    #[test]
+    fn plain_text_keeps_words_only() {
+        assert_eq!(
+            plain_text("Die **Quelle** liefert `10` Zeilen.\n\n- <b>eins</b>\n- zwei"),
+            "Die Quelle liefert 10 Zeilen. eins zwei"
+        );
     }
 
     #[test]

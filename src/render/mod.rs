@@ -1,5 +1,6 @@
 //! Rendering: models in, text out. Nothing here decides anything.
 
+pub mod audit_sarif;
 pub mod codes_doc;
 pub mod csv;
 pub mod diagnostics;
@@ -7,9 +8,11 @@ pub mod excerpt;
 pub mod format_doc;
 pub mod graph_export;
 pub mod html_markdown;
+pub mod junit;
 pub mod sarif;
 pub mod site;
 pub mod tables;
 pub mod template_recursion;
 pub mod templates;
 pub mod text_table;
+pub mod xml;

@@ -186,6 +186,50 @@ fn intro(c: &Check) -> String {
         .join("\n")
 }
 
+/// Profile fields a check's `applies_when` reads, sorted (empty when it reads none or does not
+/// parse: lint reports that).
+fn profile_reads(c: &Check) -> Vec<String> {
+    let mut reads: Vec<String> = crate::dsl::parse(&c.applies_when)
+        .map(|e| e.paths().iter().map(|p| p.dotted()).collect())
+        .unwrap_or_default();
+    reads.sort();
+    reads.dedup();
+    reads
+}
+
+/// What the index's text search looks through: id, title and the description's words, per
+/// check in id order. Built once here, so the page needs no server.
+fn search_index(cat: &Catalogue) -> Value {
+    Value::Array(
+        cat.checks_by_id()
+            .iter()
+            .map(|c| {
+                let description = c
+                    .section_text("Description")
+                    .map(String::from)
+                    .unwrap_or_else(|| intro(c));
+                json!({
+                    "id": c.id,
+                    "title": c.title,
+                    "description": html_markdown::plain_text(&description),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// JSON that is safe inside an HTML `<script>` element: `<`, `>` and `&` as `\u` escapes, so
+/// no catalogue text can close the element or open another.
+fn script_json(v: &Value) -> String {
+    serde_json::to_string(v)
+        .unwrap_or_else(|_| "[]".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
 fn check_page(
     cat: &Catalogue,
     graph: &Graph,
@@ -248,6 +292,7 @@ fn check_page(
         "sections": sections,
         "rules": rules,
         "sources": c.sources.iter().map(|s| json!({"label": s.shown(), "url": s.url})).collect::<Vec<_>>(),
+        "reads": profile_reads(c),
         "incoming": reference_rows(&graph.incoming(&Node::Check(c.id.as_str().into())), "../"),
         "file": c.file,
     })
@@ -352,6 +397,7 @@ fn index_page(cat: &Catalogue) -> Value {
         ],
         "retired": retired,
         "rules": cat.rules.len(),
+        "search_index": script_json(&search_index(cat)),
     })
 }
 
@@ -362,6 +408,14 @@ fn rules_page(cat: &Catalogue) -> Result<Value, String> {
         let id = row["id"].as_str().unwrap_or("").to_string();
         row["anchor"] = json!(page_name(&id));
         if let Some(rule) = cat.rule(&id) {
+            let text: String = rule
+                .body
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("# "))
+                .collect::<Vec<_>>()
+                .join("\n");
+            // The table links the rules that have a page of their own.
+            row["html"] = json!(!text.trim().is_empty());
             row["source"] = json!(rule.source);
             row["origin"] = json!(rule.origin().map(|o| format!("{}:{}", o.file(), o.line())));
         }
@@ -384,6 +438,50 @@ fn rules_page(cat: &Catalogue) -> Result<Value, String> {
     }))
 }
 
+/// One page per rule that has a text of its own (a rule file's body), one directory down.
+fn rule_pages(templates: &Templates, cat: &Catalogue) -> Result<Vec<Page>, String> {
+    let data = tables::data(cat, "rules-table", &tables::Args::new())?;
+    let mut pages = Vec::new();
+    for row in data["rows"].as_array().cloned().unwrap_or_default() {
+        let id = row["id"].as_str().unwrap_or("").to_string();
+        let Some(rule) = cat.rule(&id) else { continue };
+        let text: String = rule
+            .body
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("# "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if text.trim().is_empty() {
+            continue;
+        }
+        let links = SiteLinks {
+            cat,
+            root: "../",
+            from: None,
+        };
+        let mut row = row.clone();
+        row["anchor"] = json!(page_name(&id));
+        row["html"] = json!(html_markdown::to_html(&text, &links));
+        row["source"] = json!(rule.source);
+        row["origin"] = json!(rule.origin().map(|o| format!("{}:{}", o.file(), o.line())));
+        if let Some(checks) = row["checks"].as_array_mut() {
+            for c in checks {
+                let cid = c["id"].as_str().unwrap_or("").to_string();
+                c["href"] = json!(links.page_of(&cid));
+            }
+        }
+        pages.push(Page {
+            path: format!("rules/{}.html", page_name(&id)),
+            text: render(
+                templates,
+                "site/rule.html.tera",
+                json!({"site": site_context(cat), "root": "../", "rule": row}),
+            )?,
+        });
+    }
+    Ok(pages)
+}
+
 fn render(templates: &Templates, name: &str, value: Value) -> Result<String, String> {
     let ctx = tera::Context::from_value(value).map_err(|e| e.to_string())?;
     templates.render(name, &ctx)
@@ -401,12 +499,17 @@ pub fn pages(templates: &Templates, cat: &Catalogue, graph: &Graph) -> Result<Ve
             text: render(templates, "site/index.html.tera", index_page(cat))?,
         },
         Page {
+            path: "search-index.json".into(),
+            text: serde_json::to_string_pretty(&search_index(cat)).unwrap_or_default() + "\n",
+        },
+        Page {
             path: "rules.html".into(),
             text: render(templates, "site/rules.html.tera", rules_page(cat)?)?,
         },
     ];
     let link_rules = crate::load::markdown::LinkRules::of(cat);
     let ids = link_rules.with(&cat.categories);
+    pages.extend(rule_pages(templates, cat)?);
     for c in cat.checks_by_id() {
         pages.push(Page {
             path: format!("checks/{}.html", page_name(&c.id)),

@@ -66,6 +66,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../templates/site/rules.html.tera"),
     ),
     (
+        "site/rule.html.tera",
+        include_str!("../../templates/site/rule.html.tera"),
+    ),
+    (
         "site/style.css.tera",
         include_str!("../../templates/site/style.css.tera"),
     ),

@@ -2,6 +2,8 @@
 //! through the real binary.
 #![allow(dead_code)]
 
+pub mod validators;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,87 @@
+//! Every GitHub workflow in `.github/workflows/` and the repository's `action.yml` are valid
+//! against the published GitHub schemas (the ones `check-jsonschema` vendors from
+//! SchemaStore). The validator lives in `target/validators` (`.ci/run` installs it); when it
+//! is missing this test fails and says how to install it — it never passes unchecked.
+
+mod common;
+use common::validators::validator_bin;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `check-jsonschema --builtin-schema SCHEMA FILES…`; `Err` holds its report.
+fn check(schema: &str, files: &[PathBuf]) -> Result<(), String> {
+    let out = std::process::Command::new(validator_bin("check-jsonschema"))
+        .args(["--builtin-schema", schema])
+        .args(files)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+fn workflows() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(".github/workflows"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yml" || x == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_workflow_is_valid_against_the_github_workflow_schema() {
+    let files = workflows();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.contains(&"auditbook.yml".to_string()) && names.contains(&"release.yml".to_string()),
+        "the catalogue workflow and the release workflow: {names:?}"
+    );
+    if let Err(e) = check("vendor.github-workflows", &files) {
+        panic!("workflow schema violations:\n{e}");
+    }
+}
+
+#[test]
+fn the_action_is_valid_against_the_github_action_schema() {
+    let action = root().join("action.yml");
+    if let Err(e) = check("vendor.github-actions", &[action]) {
+        panic!("action schema violations:\n{e}");
+    }
+}
+
+#[test]
+fn the_schema_checks_are_not_vacuous() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_workflow = dir.path().join("bad.yml");
+    std::fs::write(
+        &bad_workflow,
+        "name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    stepz: []\n",
+    )
+    .unwrap();
+    assert!(check("vendor.github-workflows", &[bad_workflow]).is_err());
+    let bad_action = dir.path().join("action.yml");
+    std::fs::write(
+        &bad_action,
+        "name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo\n",
+    )
+    .unwrap();
+    assert!(
+        check("vendor.github-actions", &[bad_action]).is_err(),
+        "a composite run step needs a shell"
+    );
+    assert!(Path::new(&validator_bin("check-jsonschema")).is_file());
+}
