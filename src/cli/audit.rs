@@ -209,7 +209,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let deny = inputs::fails(cli, &run.audit.problems) && common::deny_warnings(cli);
     let breached = gates.breaches(cat, &rep);
     for b in &breached {
-        eprintln!("auditbook: gate breached: {b}");
+        super::output::eprint(&format!("auditbook: gate breached: {b}\n"));
     }
     Ok(
         if rep.verdict != Verdict::ProductionReady || deny || !breached.is_empty() {
