@@ -209,3 +209,67 @@ fn the_readme_main_command_audits_an_example_profile() {
         );
     }
 }
+
+fn text_of(args: &[&str]) -> String {
+    let out = Command::cargo_bin("auditbook")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The newest release snapshot in `catalogue/releases/` is the catalogue as shipped: same
+/// version, same semantic fingerprint (ids, fields, criteria). A criteria change without a new
+/// release fails here.
+#[test]
+fn the_newest_release_snapshot_is_the_shipped_catalogue() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+    let mut releases: Vec<_> = std::fs::read_dir(root.join("releases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    releases.sort();
+    let newest = releases.last().unwrap();
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(newest).unwrap()).unwrap();
+    let current: Value = serde_json::from_str(&text_of(&["-C", "catalogue", "snapshot"])).unwrap();
+    assert_eq!(recorded["version"], current["version"], "{}", newest.display());
+    assert_eq!(
+        recorded["fingerprints"]["semantic"], current["fingerprints"]["semantic"],
+        "the catalogue's criteria changed since {}: release a new version (snapshot, diff, CHANGELOG)",
+        newest.display()
+    );
+}
+
+/// The catalogue's changelog entry for 3.0.0 is the output of `auditbook diff` between the two
+/// committed snapshots, not a hand-written list.
+#[test]
+fn the_catalogue_changelog_entry_is_the_diff_of_its_snapshots() {
+    let diff = text_of(&[
+        "diff",
+        "catalogue/releases/mcp-audit-2.3.0.snapshot.json",
+        "catalogue/releases/mcp-audit-3.0.0.snapshot.json",
+        "--format",
+        "md",
+    ]);
+    let expected = diff
+        .split_once('\n')
+        .map(|(_, rest)| rest.trim())
+        .unwrap()
+        .replace("## Re-audit queue", "### Re-audit queue (pass criteria changed)")
+        .replace("## Prose only (no re-audit)", "### Prose only (no re-audit)");
+    let changelog = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue/CHANGELOG.md"),
+    )
+    .unwrap();
+    let block = changelog
+        .split("<!-- diff 2.3.0..3.0.0 begins -->")
+        .nth(1)
+        .and_then(|b| b.split("<!-- diff 2.3.0..3.0.0 ends -->").next())
+        .unwrap()
+        .trim();
+    assert_eq!(block, expected);
+    assert!(expected.contains("**FID-007**"), "FID-007's criteria changed: {expected}");
+}
