@@ -43,7 +43,7 @@ fn audit_out(out: &Path) -> (i32, String) {
 fn assert_full_report(text: &str) {
     assert!(
         text.starts_with("# Audit report: amtsblatt-mcp\n")
-            && text.ends_with("| scoring | max 100, floor 0; a fail costs critical 20, high 10, medium 5, low 2; partial × 0.5; advisory × 0.5 |\n"),
+            && text.ends_with("| scoring | max 100, floor 0; a fail costs critical 20, high 10, medium 5, low 2; partial × 0.5; advisory × 0.5; waived × 1; final from 80% scored |\n"),
         "not a whole report:\n{text}"
     );
 }
