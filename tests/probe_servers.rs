@@ -406,3 +406,107 @@ fn a_crashing_hanging_or_foreign_target_checks_nothing_and_says_so() {
         assert_eq!(c["status"], "not_verified", "{c}");
     }
 }
+
+/// `audit --probe` in one format: (exit code, report text, stderr).
+fn audit_probe(dir: &Path, variant: &str, format: &str) -> (Option<i32>, String, String) {
+    let out = auditbook()
+        .current_dir(dir)
+        .env("PLANTED_VARIANT", variant)
+        .arg("-C")
+        .arg(catalogue())
+        .args(["--format", format, "audit"])
+        .arg(profile("stdio.profile.yaml"))
+        .args(["--results", "r.yaml", "--probe", "--stdio", &planted()])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run auditbook: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn audit_probe_marks_probe_results_and_lists_exactly_the_stale_ones() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = profile("stdio.profile.yaml");
+    let ps = p.to_str().unwrap_or("");
+    let cmd = planted();
+    probe(
+        &[ps, "--stdio", &cmd, "--results", "r.yaml", "--lock"],
+        dir.path(),
+        &[("PLANTED_VARIANT", "1")],
+    );
+    // A person records two results by hand: one the probe also covers, one it does not.
+    let path = dir.path().join("r.yaml");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut doc: serde_yaml::Value =
+        serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let by_hand: serde_yaml::Value = serde_yaml::from_str(
+        "ARCH-005:\n  status: pass\n  evidence: [\"gitleaks: 0 Funde in 412 Commits\", \"kein Schlüssel im Image\", \"Geheimnisse nur über die Umgebung\"]\n  note: 'Geprüft von A. Müller'\nOBS-001:\n  status: fail\n  evidence: [\"Fehler kommen als JSON-RPC-Fehler\", \"kein isError\", \"Log: -32603\"]\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    if let (Some(results), serde_yaml::Value::Mapping(m)) = (
+        doc.get_mut("results").and_then(|r| r.as_mapping_mut()),
+        by_hand,
+    ) {
+        results.extend(m);
+    }
+    let text = serde_yaml::to_string(&doc).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    let before = std::fs::read(&path).unwrap_or_default();
+
+    // Clean twin: the server is unchanged, so nothing is stale.
+    let (_, json, stderr) = audit_probe(dir.path(), "1", "json");
+    let rep: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert_eq!(rep["probe"]["stale"], serde_json::json!([]), "{stderr}");
+    assert!(!stderr.contains("AB531"), "{stderr}");
+
+    // The definitions change: the probe merges in, the person's results are kept and are the
+    // only ones listed as stale, in every format.
+    let (code, json, stderr) = audit_probe(dir.path(), "2", "json");
+    assert_eq!(code, Some(1), "{stderr}");
+    let rep: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let stale: Vec<&str> = rep["probe"]["stale"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["id"].as_str())
+        .collect();
+    assert_eq!(stale, ["ARCH-005", "OBS-001"], "{}", rep["probe"]);
+    let recorded = rep["probe"]["recorded"].to_string();
+    assert!(
+        recorded.contains("ARCH-009") && !recorded.contains("OBS-001"),
+        "{recorded}"
+    );
+    let finding = |id: &str| {
+        rep["findings"]
+            .as_array()
+            .and_then(|a| a.iter().find(|f| f["id"] == id))
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} is not a finding: {}", rep["findings"]))
+    };
+    assert_eq!(finding("ARCH-009")["source"], "probe");
+    assert_eq!(
+        finding("OBS-001")["source"],
+        Value::Null,
+        "the person's result"
+    );
+    assert!(stderr.contains("OBS-001: the result recorded by a person was kept"));
+    // The results file on disk is not changed by `audit --probe`.
+    assert_eq!(std::fs::read(&path).unwrap_or_default(), before);
+
+    let (_, md, _) = audit_probe(dir.path(), "2", "md");
+    assert!(md.contains("| fail (probe) |"), "{md}");
+    let stale_rows: Vec<&str> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("Stale results"))
+        .filter(|l| l.starts_with("| [") && l.contains("| person |"))
+        .collect();
+    assert_eq!(stale_rows.len(), 2, "{md}");
+    assert!(stale_rows[0].contains("ARCH-005") && stale_rows[1].contains("OBS-001"));
+    let (_, html, _) = audit_probe(dir.path(), "2", "html");
+    assert!(html.contains("<h2>Probed results</h2>"), "{html}");
+    assert!(html.contains("fail (probe)"));
+    assert!(html.contains(">ARCH-005</a>") && html.contains("Stale results"));
+}

@@ -127,7 +127,9 @@ fn report_reach(run: &probe::Run) {
     }
 }
 
-fn read_existing(path: &Path) -> Result<Json, Failure> {
+/// The value of an existing results file (`Json::Null` when there is none). A file that is not
+/// a results file is never overwritten.
+pub fn read_existing(path: &Path) -> Result<Json, Failure> {
     if !path.exists() {
         return Ok(Json::Null);
     }
@@ -138,6 +140,39 @@ fn read_existing(path: &Path) -> Result<Json, Failure> {
             "`{shown}` exists but is not a results file; the probe does not overwrite it"
         ))),
     }
+}
+
+/// A probe merged into the results already recorded.
+pub struct Probed {
+    pub run: probe::Run,
+    pub merged: Json,
+    pub what: record::Merged,
+}
+
+/// Probe, then merge into `existing` (shared with `audit --probe`); notes on stderr for each
+/// person-recorded result that was kept.
+pub fn probe_merged(
+    cat: &crate::model::Catalogue,
+    checked: &crate::audit::profile::Checked,
+    target: &TargetArgs,
+    existing: Json,
+    overwrite: bool,
+) -> Result<Probed, Failure> {
+    let run = probe_run(cat, checked, target)?;
+    let (merged, what) = record::merge(
+        existing,
+        &run.probed,
+        &run.observation,
+        cat.config.version.as_deref(),
+        overwrite,
+    );
+    for id in &what.kept {
+        super::output::eprint(&format!(
+            "note[{}]: {id}: the result recorded by a person was kept (--overwrite replaces it)\n",
+            crate::diag::codes::PROBE_KEPT.code
+        ));
+    }
+    Ok(Probed { run, merged, what })
 }
 
 pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
@@ -153,23 +188,11 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
         }
     };
     let existing = read_existing(&args.results)?;
-    let run = probe_run(cat, &checked, &args.target)?;
-    let (merged, what) = record::merge(
-        existing,
-        &run.probed,
-        &run.observation,
-        cat.config.version.as_deref(),
-        args.overwrite,
-    );
+    let Probed { run, merged, what } =
+        probe_merged(cat, &checked, &args.target, existing, args.overwrite)?;
     let results_shown = inputs::shown(&args.results);
     crate::write::file(&args.results, &record::to_yaml(&merged))
         .map_err(|e| Failure(format!("cannot write `{results_shown}`: {e}")))?;
-    for id in &what.kept {
-        super::output::eprint(&format!(
-            "note[{}]: {id}: the result recorded by a person was kept (--overwrite replaces it)\n",
-            crate::diag::codes::PROBE_KEPT.code
-        ));
-    }
     if args.lock && run.observation.reached() {
         let text = probe::lock::lock_text(&run.observation);
         crate::write::file(&args.target.lock_file, &text).map_err(|e| {
