@@ -510,3 +510,152 @@ fn audit_probe_marks_probe_results_and_lists_exactly_the_stale_ones() {
     assert!(html.contains("fail (probe)"));
     assert!(html.contains(">ARCH-005</a>") && html.contains("Stale results"));
 }
+
+#[test]
+fn a_portfolio_is_probed_concurrently_one_results_file_per_server_names_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let d = dir.path();
+    std::fs::copy(profile("stdio.profile.yaml"), d.join("stdio.profile.yaml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(profile("http.profile.yaml"), d.join("http.profile.yaml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (_open, url) = http_server(false);
+    let closed = format!("http://127.0.0.1:{}/mcp", free_port());
+    let portfolio = format!(
+        r#"# Portfolio der Fachstelle Daten: Server, die wir regelmässig prüfen
+name: "Stadt — Datenportal"
+servers:
+  - name: amtsblatt-stdio
+    profile: stdio.profile.yaml
+    stdio: '{planted}'
+  - name: "amtsblatt-http"
+    profile: http.profile.yaml
+    url: {url}
+  - name: abgeschaltet
+    profile: http.profile.yaml
+    url: "{closed}"
+  - name: stürzt-ab
+    profile: stdio.profile.yaml
+    stdio: exit 3
+  - name: hängt
+    profile: stdio.profile.yaml
+    stdio: sleep 30
+  - name: ohne-adresse
+    profile: stdio.profile.yaml
+  - name: ../ausbruch
+    profile: stdio.profile.yaml
+    stdio: exit 0
+"#,
+        planted = planted()
+    );
+    std::fs::write(d.join("portfolio.yaml"), portfolio).unwrap_or_else(|e| panic!("{e}"));
+    let run = |extra: &[&str]| {
+        let out = auditbook()
+            .current_dir(d)
+            .arg("-C")
+            .arg(catalogue())
+            .args(["--format", "json", "probe", "--portfolio", "portfolio.yaml"])
+            .args(["--results-dir", "ergebnisse", "--jobs", "3"])
+            .args(["--server-timeout-ms", "4000", "--timeout-ms", "3000"])
+            .args(extra)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run auditbook: {e}"));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = run(&[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let sum: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert_eq!(sum["servers"], 7, "{sum}");
+    let outcomes = &sum["outcomes"];
+    for (k, n) in [
+        ("reached", 2),
+        ("unreachable", 1),
+        ("crashed", 1),
+        ("hung", 1),
+        ("skipped", 2),
+        ("not-mcp", 0),
+    ] {
+        assert_eq!(outcomes[k], n, "{k}: {sum}");
+    }
+    // Per probe kind, counted once per reached server: the planted camelCase name on both
+    // transports, the open Origin only over HTTP.
+    assert_eq!(sum["kinds"]["tool-names"]["defect"], 2, "{sum}");
+    assert_eq!(sum["kinds"]["tool-errors"]["clean"], 2, "{sum}");
+    assert_eq!(sum["kinds"]["http-origin"]["defect"], 1, "{sum}");
+    assert_eq!(sum["kinds"]["http-version-header"]["clean"], 1, "{sum}");
+    assert_eq!(sum["named"], Value::Null);
+    for name in ["amtsblatt", "abgeschaltet", "hängt", "ausbruch"] {
+        assert!(
+            !stdout.contains(name),
+            "{name} named without --name-servers"
+        );
+    }
+    // The name that is not a plain file name is refused where it is written.
+    assert!(
+        stderr.contains("AB010") && stderr.contains("../ausbruch"),
+        "{stderr}"
+    );
+    let mut files: Vec<String> = std::fs::read_dir(d.join("ergebnisse"))
+        .map(|r| {
+            r.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "abgeschaltet.results.yaml",
+            "amtsblatt-http.results.yaml",
+            "amtsblatt-stdio.results.yaml",
+            "hängt.results.yaml",
+            "stürzt-ab.results.yaml",
+        ]
+    );
+    assert!(!d.join("ausbruch.results.yaml").exists());
+    // `portfolio --results-dir` reads what the probe wrote.
+    let out = auditbook()
+        .current_dir(d)
+        .arg("-C")
+        .arg(catalogue())
+        .args(["--format", "json", "portfolio", "portfolio.yaml"])
+        .args(["--results-dir", "ergebnisse"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let m: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let row = m["servers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|s| s["name"] == "amtsblatt-stdio"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    assert_eq!(
+        row["results"], "ergebnisse/amtsblatt-stdio.results.yaml",
+        "{m}"
+    );
+    // Named when asked, in name order.
+    let (_, stdout, _) = run(&["--name-servers"]);
+    let sum: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let names: Vec<&str> = sum["named"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "../ausbruch",
+            "abgeschaltet",
+            "amtsblatt-http",
+            "amtsblatt-stdio",
+            "hängt",
+            "ohne-adresse",
+            "stürzt-ab"
+        ]
+    );
+}

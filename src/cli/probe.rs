@@ -1,5 +1,7 @@
 //! `auditbook probe PROFILE (--stdio CMD | --url URL) [--results FILE] [--overwrite] [--lock]
-//! [--lock-file FILE] [--timeout-ms N] [--call-tools read-only|all]`
+//! [--lock-file FILE] [--timeout-ms N] [--call-tools read-only|all]`, and
+//! `auditbook probe --portfolio FILE [--results-dir DIR] [--jobs N] [--server-timeout-ms MS]
+//! [--name-servers]` (src/cli/probe_portfolio.rs).
 
 use super::args::Cli;
 use super::common::{self, Failure};
@@ -67,8 +69,8 @@ impl TargetArgs {
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
     /// The profile that decides which checks apply (or a portfolio with --server)
-    #[arg(value_name = "PROFILE")]
-    pub profile: PathBuf,
+    #[arg(value_name = "PROFILE", required_unless_present = "portfolio")]
+    pub profile: Option<PathBuf>,
     #[command(flatten)]
     pub target: TargetArgs,
     /// The results file to write (merged with what it already holds)
@@ -83,6 +85,8 @@ pub struct ProbeArgs {
     /// The server to take from a portfolio file given as PROFILE
     #[arg(long, value_name = "NAME")]
     pub server: Option<String>,
+    #[command(flatten)]
+    pub portfolio: super::probe_portfolio::PortfolioProbeArgs,
 }
 
 /// Probe a target for the profile's applicable checks (shared with `audit --probe`).
@@ -176,11 +180,17 @@ pub fn probe_merged(
 }
 
 pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
+    if args.portfolio.portfolio.is_some() {
+        return super::probe_portfolio::run(cli, args);
+    }
     let fmt = common::format(cli, &["human", "json"])?;
+    let Some(profile) = &args.profile else {
+        return Err(Failure("name the profile, or --portfolio FILE".into()));
+    };
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
-    let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
+    let checked = match inputs::profile(cat, profile, args.server.as_deref())? {
         Ok(c) => c,
         Err(r) => {
             inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
