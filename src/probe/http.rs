@@ -17,6 +17,8 @@ pub struct Exchange {
     pub body: String,
     /// Why there was no answer.
     pub failure: Option<String>,
+    /// There was no answer within the time-out (rather than a refused or broken connection).
+    pub timed_out: bool,
 }
 
 impl Exchange {
@@ -91,6 +93,7 @@ async fn post(
                 content_type: String::new(),
                 body: String::new(),
                 failure: Some(excerpt(&e.to_string(), 200)),
+                timed_out: e.is_timeout(),
             },
             None,
         ),
@@ -112,6 +115,7 @@ async fn post(
                     content_type,
                     body: excerpt(&body, 160),
                     failure: None,
+                    timed_out: false,
                 },
                 session,
             )

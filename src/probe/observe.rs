@@ -311,8 +311,11 @@ pub async fn observe(target: &Target, opts: &Options) -> Observation {
         if let Some(why) = h.not_mcp.clone() {
             // No answer at all (refused, reset, timed out) is not reachable; an answer that is
             // not JSON-RPC is not reachable as MCP.
-            let silent = h.control.as_ref().is_some_and(|c| c.failure.is_some());
-            obs.reach = Some(if silent {
+            let control = h.control.as_ref();
+            let silent = control.is_some_and(|c| c.failure.is_some());
+            obs.reach = Some(if control.is_some_and(|c| c.timed_out) {
+                Reach::Hung(why)
+            } else if silent {
                 Reach::Unreachable(why)
             } else {
                 Reach::NotMcp(why)
