@@ -659,3 +659,52 @@ servers:
         ]
     );
 }
+
+#[test]
+fn an_https_endpoint_is_probed_over_rustls_and_an_untrusted_certificate_is_not_reached() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let tls = root().join("tests/fixtures/tls");
+    let cert = tls.join("loopback.cert.pem");
+    let port = free_port();
+    let child = Command::new(python())
+        .arg(root().join("tests/servers/planted_server.py"))
+        .args(["--http", &port.to_string(), "--tls"])
+        .arg(&cert)
+        .arg(tls.join("loopback.key.pem"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start the HTTPS server: {e}"));
+    let _server = Server(child);
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let url = format!("https://127.0.0.1:{port}/mcp");
+    let p = profile("http.profile.yaml");
+    let ps = p.to_str().unwrap_or("");
+    let certs = cert.to_str().unwrap_or("");
+    // The certificate trusted: the probe goes through, over TLS, and finds the planted name.
+    let (_, report, stderr) = probe(
+        &[ps, "--url", &url, "--results", "r.yaml"],
+        dir.path(),
+        &[("SSL_CERT_FILE", certs)],
+    );
+    assert_eq!(report["reach"]["outcome"], "reached", "{stderr} {report}");
+    assert!(defects(check(&report, "ARCH-001")).contains("`getRecordCount`"));
+    assert!(evidence(check(&report, "SEC-024")).contains("HTTP 200"));
+    // Not trusted: not reached, and the detail says why.
+    let none = dir.path().join("no-roots.pem");
+    std::fs::write(&none, "").unwrap_or_else(|e| panic!("{e}"));
+    let (code, report, _) = probe(
+        &[ps, "--url", &url, "--results", "u.yaml"],
+        dir.path(),
+        &[("SSL_CERT_FILE", none.to_str().unwrap_or(""))],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(report["reach"]["outcome"], "unreachable", "{report}");
+    let detail = report["reach"]["detail"].as_str().unwrap_or("");
+    assert!(detail.to_lowercase().contains("certificate"), "{detail}");
+}

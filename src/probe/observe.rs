@@ -299,6 +299,7 @@ fn answer_of<T: Serialize>(
 
 /// Probe a target: the whole protocol-side observation, then the raw HTTP probes.
 pub async fn observe(target: &Target, opts: &Options) -> Observation {
+    http::install_tls();
     let groups = Groups::default();
     let mut obs = Observation {
         target: target.shown(),
