@@ -531,6 +531,7 @@ servers:
   - name: "amtsblatt-http"
     profile: http.profile.yaml
     url: {url}
+    results: ../draussen.results.yaml
   - name: abgeschaltet
     profile: http.profile.yaml
     url: "{closed}"

@@ -24,7 +24,7 @@ use std::time::Duration;
 #[derive(Args, Debug, Clone)]
 pub struct PortfolioProbeArgs {
     /// Probe every server of a portfolio that names `url` or `stdio`
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["profile", "server", "stdio", "url", "lock_file"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["profile", "server", "stdio", "url", "lock_file", "results"])]
     pub portfolio: Option<PathBuf>,
     /// Where the per-server results (and lock) files go; created when missing
     #[arg(
