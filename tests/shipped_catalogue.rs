@@ -217,7 +217,12 @@ fn text_of(args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -235,7 +240,12 @@ fn the_newest_release_snapshot_is_the_shipped_catalogue() {
     let newest = releases.last().unwrap();
     let recorded: Value = serde_json::from_str(&std::fs::read_to_string(newest).unwrap()).unwrap();
     let current: Value = serde_json::from_str(&text_of(&["-C", "catalogue", "snapshot"])).unwrap();
-    assert_eq!(recorded["version"], current["version"], "{}", newest.display());
+    assert_eq!(
+        recorded["version"],
+        current["version"],
+        "{}",
+        newest.display()
+    );
     assert_eq!(
         recorded["fingerprints"]["semantic"], current["fingerprints"]["semantic"],
         "the catalogue's criteria changed since {}: release a new version (snapshot, diff, CHANGELOG)",
@@ -258,8 +268,14 @@ fn the_catalogue_changelog_entry_is_the_diff_of_its_snapshots() {
         .split_once('\n')
         .map(|(_, rest)| rest.trim())
         .unwrap()
-        .replace("## Re-audit queue", "### Re-audit queue (pass criteria changed)")
-        .replace("## Prose only (no re-audit)", "### Prose only (no re-audit)");
+        .replace(
+            "## Re-audit queue",
+            "### Re-audit queue (pass criteria changed)",
+        )
+        .replace(
+            "## Prose only (no re-audit)",
+            "### Prose only (no re-audit)",
+        );
     let changelog = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue/CHANGELOG.md"),
     )
@@ -271,5 +287,8 @@ fn the_catalogue_changelog_entry_is_the_diff_of_its_snapshots() {
         .unwrap()
         .trim();
     assert_eq!(block, expected);
-    assert!(expected.contains("**FID-007**"), "FID-007's criteria changed: {expected}");
+    assert!(
+        expected.contains("**FID-007**"),
+        "FID-007's criteria changed: {expected}"
+    );
 }

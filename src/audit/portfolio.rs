@@ -1,6 +1,7 @@
-//! A portfolio: many servers (`servers: [{name, profile, results?}]`, profile inline or a path
-//! relative to the portfolio file) audited against one catalogue, summarised as one matrix of
-//! servers × categories.
+//! A portfolio: many servers (`servers: [{name, profile, results?, url?, stdio?}]`, profile
+//! inline or a path relative to the portfolio file) audited against one catalogue, summarised as
+//! one matrix of servers × categories. `url` or `stdio` says where `probe --portfolio` finds the
+//! server; `audit` and `portfolio` do not read them.
 
 use super::profile::{self, Checked, Source};
 use super::unknown_keys;
@@ -14,7 +15,7 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub const SERVER_KEYS: &[&str] = &["name", "profile", "results", "waivers"];
+pub const SERVER_KEYS: &[&str] = &["name", "profile", "results", "waivers", "url", "stdio"];
 pub const TOP_KEYS: &[&str] = &["servers", "name", "description"];
 
 /// Whether a data file is a portfolio rather than a profile.
@@ -40,6 +41,15 @@ pub struct ServerEntry {
     pub results: Option<(PathBuf, String)>,
     /// A waivers file of this server (accepted risks kept apart from the results).
     pub waivers: Option<(PathBuf, String)>,
+    /// Where `probe --portfolio` finds the server: a Streamable HTTP URL or a stdio command.
+    pub target: Option<ServerTarget>,
+}
+
+/// The `url` or `stdio` of a server entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServerTarget {
+    Url(String),
+    Stdio(String),
 }
 
 pub struct Portfolio {
@@ -282,13 +292,49 @@ fn entry(
     };
     let results = path_of("results", "results");
     let waivers = path_of("waivers", "waivers");
+    let target = server_target(file, &here, &name, m, diags);
     Some(ServerEntry {
         name,
         index: i,
         profile,
         results,
         waivers,
+        target,
     })
+}
+
+/// `url` or `stdio`, each a non-empty string, never both.
+fn server_target(
+    file: &DataFile,
+    here: &str,
+    name: &str,
+    m: &serde_json::Map<String, Json>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ServerTarget> {
+    let mut found = Vec::new();
+    for key in ["url", "stdio"] {
+        match m.get(key) {
+            None | Some(Json::Null) => {}
+            Some(Json::String(v)) if !v.trim().is_empty() => found.push(match key {
+                "url" => ServerTarget::Url(v.clone()),
+                _ => ServerTarget::Stdio(v.clone()),
+            }),
+            Some(_) => diags.push(file.at(
+                &codes::PORTFOLIO_INVALID,
+                &format!("{here}.{key}"),
+                format!("`{key}` of `{name}` must be a non-empty string"),
+            )),
+        }
+    }
+    if found.len() > 1 {
+        diags.push(file.at(
+            &codes::PORTFOLIO_INVALID,
+            &format!("{here}.stdio"),
+            format!("server `{name}` names both `url` and `stdio`; a server is reached one way"),
+        ));
+        return None;
+    }
+    found.pop()
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -63,6 +63,8 @@ pub struct Report {
     pub checks: Vec<CheckLine>,
     pub problems: Vec<Problem>,
     pub comparison: Option<Comparison>,
+    /// Set when the results carry a probe's `probe:` block.
+    pub probe: Option<ProbeSummary>,
     pub meta: Meta,
 }
 
@@ -142,6 +144,8 @@ pub struct FindingRow {
     pub blocking: bool,
     pub would_have_blocked: bool,
     pub sources: Sources,
+    /// Who recorded the result: `probe` when `auditbook probe` observed it, else a person.
+    pub source: Option<String>,
 }
 
 /// A finding with what was observed and what to do about it.
@@ -194,6 +198,31 @@ pub struct Item {
     /// What was recorded or why the item is listed.
     pub note: String,
     pub link: String,
+    /// Who recorded the result, as in `FindingRow::source`.
+    pub source: Option<String>,
+}
+
+/// A result recorded against other server definitions than the latest probe saw.
+#[derive(Clone, Debug, Serialize)]
+pub struct StaleItem {
+    pub id: String,
+    pub title: String,
+    pub link: String,
+    pub status: Option<Status>,
+    pub source: Option<String>,
+    /// The definitions digest the result was recorded against.
+    pub recorded_against: String,
+}
+
+/// What the probe behind the results saw, and which results it recorded.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProbeSummary {
+    /// The definitions digest of the latest probe (`probe.definitions` in the results file).
+    pub latest: String,
+    /// Applicable checks whose result the probe recorded (`source: probe`), by id.
+    pub recorded: Vec<String>,
+    /// Results recorded against other definitions than `latest`, by id: the re-audit queue.
+    pub stale: Vec<StaleItem>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -446,7 +475,12 @@ fn finding_row(r: &Row, audit: &Audit, o: &Options) -> FindingRow {
             .iter()
             .any(|b| b.as_str() == c.id.as_str()),
         sources: sources(c, o),
+        source: source_of(r),
     }
+}
+
+fn source_of(r: &Row) -> Option<String> {
+    r.recorded.as_ref().and_then(|x| x.source.clone())
 }
 
 fn item(row: &Row, note: String, o: &Options) -> Item {
@@ -457,6 +491,7 @@ fn item(row: &Row, note: String, o: &Options) -> Item {
         adoption: row.check.adoption.as_str(),
         note,
         link: link(row.check, o),
+        source: source_of(row),
     }
 }
 
@@ -811,6 +846,24 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             plural(problem_errors, "error", "errors")
         ));
     }
+    let probe = probe_summary(run, &applicable, o);
+    if let Some(p) = &probe {
+        if !p.recorded.is_empty() {
+            measured.push(format!(
+                "{} recorded by a probe of the server (source: probe): {}.",
+                plural(p.recorded.len(), "result was", "results were"),
+                p.recorded.join(", ")
+            ));
+        }
+        if !p.stale.is_empty() {
+            let ids: Vec<&str> = p.stale.iter().map(|s| s.id.as_str()).collect();
+            open.push(format!(
+                "{} stale (recorded against other server definitions than the latest probe saw): {}.",
+                ids.len(),
+                ids.join(", ")
+            ));
+        }
+    }
     if open.is_empty() {
         open.push("Nothing is open: every applicable check has a decided result.".into());
     }
@@ -917,8 +970,43 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         checks,
         problems,
         comparison,
+        probe,
         meta,
     }
+}
+
+/// The probe behind the results, when the results file has a `probe:` block: which applicable
+/// results it recorded, and which results are stale against it.
+fn probe_summary(run: &Run, applicable: &[&Row], o: &Options) -> Option<ProbeSummary> {
+    let results = run.results.as_ref()?;
+    let latest = results.latest_probe.clone()?;
+    let recorded = applicable
+        .iter()
+        .filter(|r| source_of(r).as_deref() == Some(crate::probe::record::SOURCE))
+        .map(|r| r.check.id.to_string())
+        .collect();
+    let stale = results
+        .stale
+        .iter()
+        .filter_map(|id| run.audit.row(id))
+        .map(|r| StaleItem {
+            id: r.check.id.to_string(),
+            title: r.check.title.clone(),
+            link: link(r.check, o),
+            status: r.status,
+            source: source_of(r),
+            recorded_against: r
+                .recorded
+                .as_ref()
+                .and_then(|x| x.fingerprint.clone())
+                .unwrap_or_default(),
+        })
+        .collect();
+    Some(ProbeSummary {
+        latest,
+        recorded,
+        stale,
+    })
 }
 
 /// Compare with an earlier json report of the same server, or say why not.

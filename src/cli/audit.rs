@@ -1,5 +1,5 @@
 //! `auditbook audit PROFILE [--results FILE] [--policy P] [--out FILE] [--previous SUMMARY]
-//! [--server NAME] [--check-url-base URL] [--explain-score]`
+//! [--server NAME] [--check-url-base URL] [--explain-score] [--probe (--stdio CMD | --url URL)]`
 
 use super::args::Cli;
 use super::common::{self, Failure};
@@ -8,6 +8,7 @@ use crate::audit::report::{self, Options};
 use crate::audit::verdict::{Policy, Verdict};
 use crate::audit::{self as audit_lib, gate, score};
 use crate::diag::codes;
+use crate::load::data_file::{self, DataFile};
 use clap::Args;
 use std::path::{Component, Path, PathBuf};
 
@@ -49,6 +50,12 @@ pub struct AuditArgs {
     /// Exit 1 when a finding (enforced or advisory, not waived) of this severity or worse remains
     #[arg(long = "fail-on", value_name = "SEVERITY")]
     pub fail_on: Option<String>,
+    /// Probe the server (--stdio or --url) first and merge what it observed with the recorded
+    /// results; the results file is not changed (`probe` writes it)
+    #[arg(long)]
+    pub probe: bool,
+    #[command(flatten)]
+    pub target: super::probe::TargetArgs,
 }
 
 /// `to` as a relative path from the directory `from` (both relative to the working directory
@@ -104,9 +111,22 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         (None, Some((p, shown))) => Some((p.clone(), shown.clone())),
         (None, None) => None,
     };
-    let results_file = match &results_path {
-        None => None,
-        Some((p, shown)) => match inputs::data(p, shown, &codes::RESULTS_INVALID)? {
+    if !args.probe && (args.target.stdio.is_some() || args.target.url.is_some()) {
+        return Err(Failure(
+            "--stdio and --url name the server for --probe; add --probe to probe it".into(),
+        ));
+    }
+    let read = |p: &Path, shown: &str| inputs::data(p, shown, &codes::RESULTS_INVALID);
+    let results_file = match (&results_path, args.probe) {
+        (None, false) => None,
+        (Some((p, shown)), false) => match read(p, shown)? {
+            Ok(f) => Some(f),
+            Err(r) => {
+                inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
+                return Ok(super::EXIT_FINDINGS);
+            }
+        },
+        (_, true) => match probed_results(cli, cat, &checked, args, results_path.as_ref())? {
             Ok(f) => Some(f),
             Err(r) => {
                 inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
@@ -217,6 +237,49 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         } else {
             super::EXIT_OK
         },
+    )
+}
+
+/// `--probe`: the recorded results (when there are any) with the probe's merged in, as a data
+/// file in memory. Results a person recorded are kept; the file on disk is not changed.
+fn probed_results(
+    cli: &Cli,
+    cat: &crate::model::Catalogue,
+    checked: &crate::audit::profile::Checked,
+    args: &AuditArgs,
+    results: Option<&(PathBuf, String)>,
+) -> Result<Result<DataFile, inputs::Rejected>, Failure> {
+    let (existing, shown) = match results {
+        Some((p, shown)) if p.exists() => match inputs::data(p, shown, &codes::RESULTS_INVALID)? {
+            Ok(f) => (f.value, format!("{shown} + probe")),
+            Err(r) => return Ok(Err(r)),
+        },
+        _ => (serde_json::Value::Null, "probe".to_string()),
+    };
+    let probed = super::probe::probe_merged(cat, checked, &args.target, existing, false)?;
+    if !cli.quiet {
+        super::output::eprint(&format!(
+            "probed {}: {} checks from the probe, {} recorded by a person kept\n",
+            probed.run.observation.target,
+            probed.what.written.len(),
+            probed.what.kept.len()
+        ));
+    }
+    let text = crate::probe::record::to_yaml(&probed.merged);
+    Ok(
+        data_file::from_text(text, false, &shown, &codes::RESULTS_INVALID).map_err(|e| match e {
+            data_file::DataError::Invalid {
+                diagnostics,
+                sources,
+            } => inputs::Rejected {
+                diagnostics,
+                sources,
+            },
+            data_file::DataError::Unreadable(m) => inputs::Rejected {
+                diagnostics: vec![crate::diag::Diagnostic::new(&codes::RESULTS_INVALID, m)],
+                sources: Default::default(),
+            },
+        }),
     )
 }
 

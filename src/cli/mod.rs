@@ -14,6 +14,7 @@ mod new;
 pub mod output;
 mod portfolio;
 mod probe;
+mod probe_portfolio;
 mod profile;
 mod retire;
 mod schema;

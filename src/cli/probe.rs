@@ -1,5 +1,7 @@
 //! `auditbook probe PROFILE (--stdio CMD | --url URL) [--results FILE] [--overwrite] [--lock]
-//! [--lock-file FILE] [--timeout-ms N] [--call-tools read-only|all]`
+//! [--lock-file FILE] [--timeout-ms N] [--call-tools read-only|all]`, and
+//! `auditbook probe --portfolio FILE [--results-dir DIR] [--jobs N] [--server-timeout-ms MS]
+//! [--name-servers]` (src/cli/probe_portfolio.rs).
 
 use super::args::Cli;
 use super::common::{self, Failure};
@@ -67,8 +69,8 @@ impl TargetArgs {
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
     /// The profile that decides which checks apply (or a portfolio with --server)
-    #[arg(value_name = "PROFILE")]
-    pub profile: PathBuf,
+    #[arg(value_name = "PROFILE", required_unless_present = "portfolio")]
+    pub profile: Option<PathBuf>,
     #[command(flatten)]
     pub target: TargetArgs,
     /// The results file to write (merged with what it already holds)
@@ -83,6 +85,8 @@ pub struct ProbeArgs {
     /// The server to take from a portfolio file given as PROFILE
     #[arg(long, value_name = "NAME")]
     pub server: Option<String>,
+    #[command(flatten)]
+    pub portfolio: super::probe_portfolio::PortfolioProbeArgs,
 }
 
 /// Probe a target for the profile's applicable checks (shared with `audit --probe`).
@@ -127,7 +131,9 @@ fn report_reach(run: &probe::Run) {
     }
 }
 
-fn read_existing(path: &Path) -> Result<Json, Failure> {
+/// The value of an existing results file (`Json::Null` when there is none). A file that is not
+/// a results file is never overwritten.
+pub fn read_existing(path: &Path) -> Result<Json, Failure> {
     if !path.exists() {
         return Ok(Json::Null);
     }
@@ -140,12 +146,51 @@ fn read_existing(path: &Path) -> Result<Json, Failure> {
     }
 }
 
+/// A probe merged into the results already recorded.
+pub struct Probed {
+    pub run: probe::Run,
+    pub merged: Json,
+    pub what: record::Merged,
+}
+
+/// Probe, then merge into `existing` (shared with `audit --probe`); notes on stderr for each
+/// person-recorded result that was kept.
+pub fn probe_merged(
+    cat: &crate::model::Catalogue,
+    checked: &crate::audit::profile::Checked,
+    target: &TargetArgs,
+    existing: Json,
+    overwrite: bool,
+) -> Result<Probed, Failure> {
+    let run = probe_run(cat, checked, target)?;
+    let (merged, what) = record::merge(
+        existing,
+        &run.probed,
+        &run.observation,
+        cat.config.version.as_deref(),
+        overwrite,
+    );
+    for id in &what.kept {
+        super::output::eprint(&format!(
+            "note[{}]: {id}: the result recorded by a person was kept (--overwrite replaces it)\n",
+            crate::diag::codes::PROBE_KEPT.code
+        ));
+    }
+    Ok(Probed { run, merged, what })
+}
+
 pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
+    if args.portfolio.portfolio.is_some() {
+        return super::probe_portfolio::run(cli, args);
+    }
     let fmt = common::format(cli, &["human", "json"])?;
+    let Some(profile) = &args.profile else {
+        return Err(Failure("name the profile, or --portfolio FILE".into()));
+    };
     let loaded = common::load(cli)?;
     common::warn_load_problems(cli, &loaded);
     let cat = &loaded.catalogue;
-    let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
+    let checked = match inputs::profile(cat, profile, args.server.as_deref())? {
         Ok(c) => c,
         Err(r) => {
             inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
@@ -153,23 +198,11 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
         }
     };
     let existing = read_existing(&args.results)?;
-    let run = probe_run(cat, &checked, &args.target)?;
-    let (merged, what) = record::merge(
-        existing,
-        &run.probed,
-        &run.observation,
-        cat.config.version.as_deref(),
-        args.overwrite,
-    );
+    let Probed { run, merged, what } =
+        probe_merged(cat, &checked, &args.target, existing, args.overwrite)?;
     let results_shown = inputs::shown(&args.results);
     crate::write::file(&args.results, &record::to_yaml(&merged))
         .map_err(|e| Failure(format!("cannot write `{results_shown}`: {e}")))?;
-    for id in &what.kept {
-        super::output::eprint(&format!(
-            "note[{}]: {id}: the result recorded by a person was kept (--overwrite replaces it)\n",
-            crate::diag::codes::PROBE_KEPT.code
-        ));
-    }
     if args.lock && run.observation.reached() {
         let text = probe::lock::lock_text(&run.observation);
         crate::write::file(&args.target.lock_file, &text).map_err(|e| {

@@ -117,6 +117,26 @@ pub fn read(path: &Path, shown: &str, invalid: &'static Code) -> Result<DataFile
     })
 }
 
+/// A data file made in memory (the results `audit --probe` merged), shown as `shown`.
+pub fn from_text(
+    text: String,
+    json: bool,
+    shown: &str,
+    invalid: &'static Code,
+) -> Result<DataFile, DataError> {
+    let value =
+        parse(&text, json, shown, invalid).map_err(|d| DataError::invalid_in(d, shown, &text))?;
+    Ok(DataFile {
+        shown: shown.to_string(),
+        path: PathBuf::from(shown),
+        lines: key_lines(&text),
+        digest: crate::snapshot::sha256(text.as_bytes()),
+        text,
+        value,
+        notes: Vec::new(),
+    })
+}
+
 /// Parse text already in memory (YAML unless `json`).
 pub fn parse(
     text: &str,

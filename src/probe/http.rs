@@ -5,6 +5,33 @@
 use super::observe::{excerpt, Options};
 use serde::Serialize;
 
+/// HTTPS goes through rustls with the `ring` provider (no system OpenSSL), certificates checked
+/// against the platform's roots. The provider is installed once per process, before the first
+/// client is built (reqwest is built without a provider of its own).
+pub fn install_tls() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Err: a provider is already installed, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// An error with its causes, on one line: reqwest's own message rarely says why ("error
+/// sending request"), its sources do ("connection refused", "invalid peer certificate").
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        cause = c.source();
+    }
+    text
+}
+
 /// What one HTTP request got back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Exchange {
@@ -17,6 +44,8 @@ pub struct Exchange {
     pub body: String,
     /// Why there was no answer.
     pub failure: Option<String>,
+    /// There was no answer within the time-out (rather than a refused or broken connection).
+    pub timed_out: bool,
 }
 
 impl Exchange {
@@ -90,7 +119,8 @@ async fn post(
                 status: 0,
                 content_type: String::new(),
                 body: String::new(),
-                failure: Some(excerpt(&e.to_string(), 200)),
+                failure: Some(excerpt(&with_causes(&e), 300)),
+                timed_out: e.is_timeout(),
             },
             None,
         ),
@@ -112,6 +142,7 @@ async fn post(
                     content_type,
                     body: excerpt(&body, 160),
                     failure: None,
+                    timed_out: false,
                 },
                 session,
             )

@@ -15,6 +15,7 @@ pub mod lock;
 pub mod observe;
 pub mod record;
 pub mod spec;
+pub mod summary;
 
 use crate::audit::applicability::Applicability;
 use crate::model::Catalogue;

@@ -183,14 +183,46 @@ fn version_of(v: &str) -> ProtocolVersion {
         .unwrap_or(ProtocolVersion::LATEST)
 }
 
+/// The process groups of the stdio servers a probe started. Each server runs in a group of its
+/// own, and the whole group is killed when the probe is done with it (or is dropped at its
+/// time-out): `sh -c` may leave the server as its child, and a server may start its own.
+#[derive(Default)]
+pub struct Groups(std::sync::Mutex<Vec<i32>>);
+
+impl Groups {
+    fn add(&self, pid: Option<u32>) {
+        if let (Some(pid), Ok(mut g)) = (pid.and_then(|p| i32::try_from(p).ok()), self.0.lock()) {
+            g.push(pid);
+        }
+    }
+}
+
+impl Drop for Groups {
+    fn drop(&mut self) {
+        if let Ok(g) = self.0.lock() {
+            for pid in g.iter().filter(|p| **p > 1) {
+                // SAFETY: killpg only sends a signal; the group is one this probe created.
+                unsafe {
+                    libc::killpg(*pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
 /// Open one session as a client of `version`.
-async fn connect(target: &Target, version: &str, opts: &Options) -> Result<Client, Reach> {
+async fn connect(
+    target: &Target,
+    version: &str,
+    opts: &Options,
+    groups: &Groups,
+) -> Result<Client, Reach> {
     let info = client_info(version);
     let t = opts.timeout;
     let outcome = match target {
         Target::Stdio(cmd) => {
             let mut command = tokio::process::Command::new("sh");
-            command.arg("-c").arg(cmd);
+            command.arg("-c").arg(cmd).process_group(0);
             let spawned = rmcp::transport::TokioChildProcess::builder(command)
                 .stderr(std::process::Stdio::null())
                 .spawn();
@@ -198,6 +230,7 @@ async fn connect(target: &Target, version: &str, opts: &Options) -> Result<Clien
                 Ok(t) => t,
                 Err(e) => return Err(Reach::Unreachable(format!("could not start `{cmd}`: {e}"))),
             };
+            groups.add(transport.id());
             tokio::time::timeout(t, info.serve(transport)).await
         }
         Target::Http(url) => {
@@ -266,6 +299,8 @@ fn answer_of<T: Serialize>(
 
 /// Probe a target: the whole protocol-side observation, then the raw HTTP probes.
 pub async fn observe(target: &Target, opts: &Options) -> Observation {
+    http::install_tls();
+    let groups = Groups::default();
     let mut obs = Observation {
         target: target.shown(),
         http: matches!(target, Target::Http(_)),
@@ -275,13 +310,23 @@ pub async fn observe(target: &Target, opts: &Options) -> Observation {
     if let Target::Http(url) = target {
         let h = http::probe(url, opts).await;
         if let Some(why) = h.not_mcp.clone() {
-            obs.reach = Some(Reach::NotMcp(why));
+            // No answer at all (refused, reset, timed out) is not reachable; an answer that is
+            // not JSON-RPC is not reachable as MCP.
+            let control = h.control.as_ref();
+            let silent = control.is_some_and(|c| c.failure.is_some());
+            obs.reach = Some(if control.is_some_and(|c| c.timed_out) {
+                Reach::Hung(why)
+            } else if silent {
+                Reach::Unreachable(why)
+            } else {
+                Reach::NotMcp(why)
+            });
             obs.http_probes = Some(h);
             return obs;
         }
         obs.http_probes = Some(h);
     }
-    let newest = connect(target, &opts.newest, opts).await;
+    let newest = connect(target, &opts.newest, opts, &groups).await;
     let client = match newest {
         Ok(c) => {
             obs.openings.push(opening(&opts.newest, &c));
@@ -292,7 +337,7 @@ pub async fn observe(target: &Target, opts: &Options) -> Observation {
                 asked: opts.newest.clone(),
                 answered: Err(reach.describe()),
             });
-            match connect(target, &opts.legacy, opts).await {
+            match connect(target, &opts.legacy, opts, &groups).await {
                 Ok(c) => c,
                 Err(r2) => {
                     obs.openings.push(Opening {
@@ -316,7 +361,7 @@ pub async fn observe(target: &Target, opts: &Options) -> Observation {
     let _ = tokio::time::timeout(opts.timeout, client.cancel()).await;
     // A second session as a legacy client, unless that is how the first one was opened.
     if obs.openings.len() == 1 {
-        match connect(target, &opts.legacy, opts).await {
+        match connect(target, &opts.legacy, opts, &groups).await {
             Ok(c) => {
                 obs.openings.push(opening(&opts.legacy, &c));
                 let _ = tokio::time::timeout(opts.timeout, c.cancel()).await;

@@ -8,7 +8,9 @@ Each defect is found by exactly one probe; every other tool is clean:
 - `describe_dataset`: its description depends on PLANTED_VARIANT    -> tool-drift
 - over HTTP without --strict-origin: any `Origin` is accepted       -> http-origin
 
-Usage: planted_server.py [--http PORT [--strict-origin]]   (stdio without --http)
+Usage: planted_server.py [--http PORT [--strict-origin] [--tls CERT KEY]]   (stdio without --http)
+
+With --tls the HTTP endpoint is served over HTTPS with the given PEM certificate and key.
 """
 
 import os
@@ -102,7 +104,15 @@ def main() -> None:
     args = sys.argv[1:]
     if "--http" in args:
         port = int(args[args.index("--http") + 1])
-        build(port, "--strict-origin" in args).run(transport="streamable-http")
+        mcp = build(port, "--strict-origin" in args)
+        if "--tls" in args:
+            import uvicorn
+
+            cert, key = args[args.index("--tls") + 1 : args.index("--tls") + 3]
+            app = mcp.streamable_http_app()
+            uvicorn.run(app, host="127.0.0.1", port=port, ssl_certfile=cert, ssl_keyfile=key, log_level="warning")
+        else:
+            mcp.run(transport="streamable-http")
     else:
         build(0, False).run(transport="stdio")
 
