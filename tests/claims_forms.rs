@@ -244,3 +244,84 @@ fn string_tests_that_cannot_be_true_or_do_not_parse_are_claim_errors() {
     assert!(m.contains("no value of `category`"), "{m}");
     assert!(m.contains("`matches` needs a regular expression"), "{m}");
 }
+
+// ---- strict list groups ------------------------------------------------------------------
+
+const KATEGORIEN: &str = "# Stand des Katalogs
+
+## Kategorien
+
+Der Katalog ordnet seine Checks
+(2 Kategorien: `DRIFT` und `FID`; jede mit eigener Baseline).
+
+## Extern
+
+Nur bei externen Anfragen gelten vier Checks: DRIFT-002, FID-001, [FID-003](../checks/FID-003.md)
+und FID-006.
+";
+
+const STRICT_CLAIMS: &str = r#"  - name: kategorien
+    doc: docs/STAND.md
+    section: Kategorien
+    pattern: '\((?P<n>\d+) Kategorien: (?P<cats>[^;]*);'
+    strict: [cats]
+    expect:
+      n: count(categories)
+      cats: ids(categories)
+  - name: extern
+    doc: docs/STAND.md
+    section: Extern
+    pattern: '(?m)gelten (?P<n>\w+) Checks: (?P<ids>.*)\.$'
+    strict: [ids]
+    expect:
+      n: count(checks where applies_when contains "tools_make_external_requests")
+      ids: ids(checks where applies_when contains "tools_make_external_requests")
+"#;
+
+#[test]
+fn strict_lists_clean_twin_is_silent() {
+    let f = with_claims(KATEGORIEN, STRICT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn strict_lists_an_ellipsis_is_an_unknown_piece() {
+    let doc = KATEGORIEN.replace("`DRIFT` und `FID`", "`DRIFT`, … `FID`");
+    let f = with_claims(&doc, STRICT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB619", 6)], "{v:#}");
+    assert!(messages(&v, "AB619").contains("`… `FID` is not one category by itself"));
+    // Without `strict` the same list passes: the words it knows are all there.
+    let lax = with_claims(&doc, &STRICT_CLAIMS.replace("    strict: [cats]\n", ""));
+    assert_eq!(verify(&lax).0, []);
+}
+
+#[test]
+fn strict_lists_a_repeated_id_and_a_word_that_is_no_id() {
+    let doc = KATEGORIEN
+        .replace("FID-001, [FID-003]", "FID-001, FID-001, [FID-003]")
+        .replace("und FID-006.", "und weitere FID-006.");
+    let f = with_claims(&doc, STRICT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB630", 10), l("AB619", 11)], "{v:#}");
+    assert!(messages(&v, "AB630").contains("`FID-001` is named a second time"));
+    assert!(messages(&v, "AB619").contains("`weitere FID-006` is not one check id"));
+}
+
+#[test]
+fn strict_names_a_group_that_is_no_list() {
+    let f = with_claims(
+        KATEGORIEN,
+        &STRICT_CLAIMS.replace("strict: [cats]", "strict: [n, nope]"),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("group `n`, which is a count"), "{m}");
+    assert!(m.contains("group `nope`, which `expect` does not"), "{m}");
+}

@@ -3,7 +3,8 @@
 //! `… SUPPLY` it cannot read instead of reading past it.
 //!
 //! The group's text is split at commas, semicolons, `/`, `|`, `·`, line breaks and the
-//! conjunctions `und`, `sowie`, `oder`, `and`, `or`, `&`; each piece, once backticks, emphasis
+//! conjunctions `und`, `sowie`, `oder`, `and`, `or`, `&` (a conjunction right after a comma or
+//! line break belongs to that separator; a Markdown link is never split); each piece, once backticks, emphasis
 //! and surrounding space are trimmed, must be one member (or one Markdown link to one check).
 
 use regex::Regex;
@@ -20,15 +21,31 @@ pub enum Problem {
 
 static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
     // A literal pattern: it compiles, and a test below runs it.
-    Regex::new(r"[,;/|·\n]|\s+(?:und|sowie|oder|and|or|&)\s+").unwrap_or_else(|_| unreachable!())
+    Regex::new(r"\s+(?:und|sowie|oder|and|or|&)\s+|[,;/|·\n](?:\s*(?:und|sowie|oder|and|or|&)\s+)?")
+        .unwrap_or_else(|_| unreachable!())
 });
 
-/// The pieces of `text` as (byte offset, trimmed text), empty pieces left out.
+static LINK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])|<[^>\s]+>")
+        .unwrap_or_else(|_| unreachable!("the link pattern is valid"))
+});
+
+/// The pieces of `text` as (byte offset, trimmed text), empty pieces left out. A Markdown
+/// link is one piece whatever its destination holds (`../checks/FID-003.md` has slashes).
 pub fn pieces(text: &str) -> Vec<(usize, &str)> {
+    let mut masked = text.to_string();
+    for m in LINK.find_iter(text) {
+        let blank: String = m
+            .as_str()
+            .chars()
+            .map(|c| "x".repeat(c.len_utf8()))
+            .collect();
+        masked.replace_range(m.range(), &blank);
+    }
     let mut out = Vec::new();
     let mut start = 0;
     let bounds = SEPARATOR
-        .find_iter(text)
+        .find_iter(&masked)
         .map(|m| (m.start(), m.end()))
         .chain(std::iter::once((text.len(), text.len())));
     for (end, next) in bounds {
@@ -87,6 +104,21 @@ mod tests {
         assert_eq!(p, ["ARCH", "SDK", "FID", "SUPPLY", "X", "Y", "Z", "W"]);
         // Offsets point at the piece itself, past backticks and space.
         assert_eq!(pieces(" , `FID`")[0], (4, "FID"));
+        // A link is one piece, slashes and all.
+        let p: Vec<&str> = pieces("[FID-003](../checks/FID-003.md) / <https://x.org/a/b>")
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(
+            p,
+            ["[FID-003](../checks/FID-003.md)", "<https://x.org/a/b>"]
+        );
+        // A conjunction after a comma or a line break belongs to the separator.
+        let p: Vec<&str> = pieces("A, und B\nor C,\nand D")
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(p, ["A", "B", "C", "D"]);
         // A word that merely contains a conjunction is one piece.
         assert_eq!(pieces("Sound, Order").len(), 2);
     }
