@@ -325,3 +325,53 @@ fn strict_names_a_group_that_is_no_list() {
     assert!(m.contains("group `n`, which is a count"), "{m}");
     assert!(m.contains("group `nope`, which `expect` does not"), "{m}");
 }
+
+// ---- comparisons -------------------------------------------------------------------------
+
+const GRENZEN: &str = "# Stand des Katalogs
+
+## Grenzen
+
+Der Katalog hat weniger als 20 Checks und mehr als
+fünf im Bereich `FID`.
+";
+
+const BOUND_CLAIM: &str = r#"  - name: grenzen
+    doc: docs/STAND.md
+    section: Grenzen
+    pattern: 'weniger als (?P<max>\d+) Checks und mehr als (?P<min>\w+) im Bereich'
+    expect:
+      max: '> count(checks)'
+      min: '< count(checks where category == "FID")'
+"#;
+
+#[test]
+fn comparisons_clean_twin_is_silent() {
+    let f = with_claims(GRENZEN, BOUND_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn comparisons_a_bound_that_no_longer_holds() {
+    // 13 is not fewer than 13, and six is not more than six.
+    let f = with_claims(
+        &GRENZEN
+            .replace("weniger als 20", "weniger als 13")
+            .replace("fünf", "sechs"),
+        BOUND_CLAIM,
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 5), l("AB613", 6)], "{v:#}");
+    let m = messages(&v, "AB613");
+    assert!(
+        m.contains("the document says 13 (`13`), which must be > 13"),
+        "{m}"
+    );
+    assert!(
+        m.contains("the document says 6 (`sechs`), which must be < 6"),
+        "{m}"
+    );
+}

@@ -201,7 +201,11 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                 Kind::Count => {
                     let expected = answer.selected.len() as u64;
                     match numbers::read(written) {
-                        Ok(n) if n == expected => {}
+                        Ok(n) if q.bound.holds(n, expected) => {}
+                        Ok(n) if q.bound != query::Bound::Eq => out.push(
+                            here(&codes::CLAIM_COUNT, format!("the document says {n} (`{}`), which must be {} {expected} ({})", written.trim(), q.bound.as_str(), q.text))
+                                .help(format!("the catalogue has {expected}: correct the number, or the bound if the sentence means something else")),
+                        ),
                         Ok(n) => out.push(
                             here(&codes::CLAIM_COUNT, format!("the document says {n} (`{}`), the catalogue has {expected} ({})", written.trim(), q.text))
                                 .help(format!("write {expected} here, or correct the claim's query if the sentence counts something else")),
