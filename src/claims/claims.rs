@@ -4,7 +4,8 @@
 //! The pattern is matched against the section with soft line breaks read as spaces (a sentence
 //! rewrapped in the editor still matches); blank lines, list items, table rows and headings
 //! still start a new line. Every match is checked, so a repeated statement cannot hide a stale
-//! copy.
+//! copy; `skip` blanks tables, code and block quotes first, so a pattern over running prose
+//! reads every sentence of it and nothing else.
 
 use super::numbers;
 use super::query::{self, Answer, Kind, Query, Scope, Set};
@@ -77,6 +78,20 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
             Err(e) => errors.extend(bad(format!("group `{group}`: {e}"))),
         }
     }
+    for group in &claim.strict {
+        let ids = queries
+            .iter()
+            .any(|(g, q): &(String, Query)| g == group && q.kind == Kind::Ids);
+        if !ids && claim.expect.contains_key(group) {
+            errors.extend(bad(format!(
+                "`strict` names group `{group}`, which is a count; only an `ids` group is a list"
+            )));
+        } else if !claim.expect.contains_key(group) {
+            errors.extend(bad(format!(
+                "`strict` names group `{group}`, which `expect` does not"
+            )));
+        }
+    }
     let Some(doc) = cat.document(&claim.doc) else {
         errors.extend(bad(format!(
             "document `{}` could not be read (see the error for that file), so the claim is not checked",
@@ -146,7 +161,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
         return out;
     }
     let section = text.get(c.range.clone()).unwrap_or("");
-    let hay = unwrap_soft_breaks(section);
+    let hay = unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
     let where_ = match &claim.section {
         Some(s) => format!("section \"{s}\" of `{}`", claim.doc),
         None => format!("`{}`", claim.doc),
@@ -186,7 +201,11 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                 Kind::Count => {
                     let expected = answer.selected.len() as u64;
                     match numbers::read(written) {
-                        Ok(n) if n == expected => {}
+                        Ok(n) if q.bound.holds(n, expected) => {}
+                        Ok(n) if q.bound != query::Bound::Eq => out.push(
+                            here(&codes::CLAIM_COUNT, format!("the document says {n} (`{}`), which must be {} {expected} ({})", written.trim(), q.bound.as_str(), q.text))
+                                .help(format!("the catalogue has {expected}: correct the number, or the bound if the sentence means something else")),
+                        ),
                         Ok(n) => out.push(
                             here(&codes::CLAIM_COUNT, format!("the document says {n} (`{}`), the catalogue has {expected} ({})", written.trim(), q.text))
                                 .help(format!("write {expected} here, or correct the claim's query if the sentence counts something else")),
@@ -196,6 +215,40 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                                 .help(codes::CLAIM_NUMBER_UNREADABLE.help),
                         ),
                     }
+                }
+                Kind::Ids if claim.strict.iter().any(|g| g == group) => {
+                    for (off, piece, problem) in super::strict::check(written, |p| {
+                        extract(cat, q.set, &claim.doc, p).into_keys().collect()
+                    }) {
+                        let (line, col) = index.position(text, abs + off);
+                        let (code, msg) = match problem {
+                            super::strict::Problem::Unknown(p) => (
+                                &codes::CLAIM_LIST_UNKNOWN,
+                                format!("`{p}` is not one {} by itself; a strict list names each member alone", member_word(q.set)),
+                            ),
+                            super::strict::Problem::Repeated(id) => (
+                                &codes::CLAIM_LIST_REPEATED,
+                                format!("`{id}` is named a second time in this list"),
+                            ),
+                        };
+                        out.push(
+                            Diagnostic::new(
+                                code,
+                                format!("claim `{}`, group `{group}`: {msg}", claim.name),
+                            )
+                            .file(claim.doc.clone())
+                            .at(line, col)
+                            .width(piece.chars().count())
+                            .help(code.help),
+                        );
+                    }
+                    id_groups.push(IdGroup {
+                        group,
+                        query: q,
+                        answer,
+                        found: extract(cat, q.set, &claim.doc, written),
+                        offset: abs,
+                    });
                 }
                 Kind::Ids => id_groups.push(IdGroup {
                     group,
@@ -363,6 +416,14 @@ fn compare_ids(
         }
     }
     out
+}
+
+fn member_word(set: Set) -> &'static str {
+    match set {
+        Set::Categories => "category",
+        Set::Rules => "rule id",
+        _ => "check id",
+    }
 }
 
 fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {

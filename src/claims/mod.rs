@@ -8,6 +8,8 @@ pub mod docs;
 pub mod numbers;
 pub mod query;
 pub mod regions;
+pub mod skip;
+pub mod strict;
 
 use crate::diag::{codes, Diagnostic};
 use crate::graph::Graph;

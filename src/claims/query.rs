@@ -54,8 +54,50 @@ impl Set {
     }
 }
 
+/// How a `count` group is held to its query: `== count(…)` (the default), or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Eq,
+    Le,
+    Ge,
+    Lt,
+    Gt,
+}
+
+impl Bound {
+    /// Longest first, so `<=` is not read as `<`.
+    const ALL: [(&'static str, Bound); 5] = [
+        ("==", Bound::Eq),
+        ("<=", Bound::Le),
+        (">=", Bound::Ge),
+        ("<", Bound::Lt),
+        (">", Bound::Gt),
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        Bound::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map(|(s, _)| *s)
+            .unwrap_or("==")
+    }
+
+    /// Whether the number the document states, `written`, stands in this relation to `value`.
+    pub fn holds(self, written: u64, value: u64) -> bool {
+        match self {
+            Bound::Eq => written == value,
+            Bound::Le => written <= value,
+            Bound::Ge => written >= value,
+            Bound::Lt => written < value,
+            Bound::Gt => written > value,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Query {
+    /// The relation a `count` group must stand in to the query's number.
+    pub bound: Bound,
     pub kind: Kind,
     pub set: Set,
     pub filter: Option<Expr>,
@@ -67,9 +109,19 @@ pub struct Query {
 /// against the check fields here, so a typo'd field is a claim error, not an empty set.
 pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
     let text = src.trim();
-    let (kind, rest) = if let Some(r) = text.strip_prefix("count") {
+    let (bound, body) = Bound::ALL
+        .iter()
+        .find_map(|(s, b)| text.strip_prefix(s).map(|r| (*b, r.trim_start())))
+        .unwrap_or((Bound::Eq, text));
+    let (kind, rest) = if let Some(r) = body.strip_prefix("count") {
         (Kind::Count, r)
-    } else if let Some(r) = text.strip_prefix("ids") {
+    } else if let Some(r) = body.strip_prefix("ids") {
+        if bound != Bound::Eq {
+            return Err(format!(
+                "`{text}`: `{}` compares numbers; an `ids` list is compared as a set",
+                bound.as_str()
+            ));
+        }
         (Kind::Ids, r)
     } else {
         return Err(format!(
@@ -130,6 +182,7 @@ pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
         })?),
     };
     Ok(Query {
+        bound,
         kind,
         set,
         filter,
@@ -259,6 +312,24 @@ mod tests {
         ] {
             assert!(parse(&c, bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn bounds_before_a_count() {
+        let c = cat();
+        for (src, want) in [
+            ("<= count(checks)", Bound::Le),
+            (">=count(checks)", Bound::Ge),
+            ("< count(rules)", Bound::Lt),
+            ("> count(categories)", Bound::Gt),
+            ("== count(checks)", Bound::Eq),
+            ("count(checks)", Bound::Eq),
+        ] {
+            assert_eq!(parse(&c, src).unwrap().bound, want, "{src}");
+        }
+        assert!(parse(&c, "<= ids(checks)").is_err());
+        assert!(parse(&c, "=< count(checks)").is_err());
+        assert!(Bound::Le.holds(3, 3) && !Bound::Lt.holds(3, 3) && Bound::Gt.holds(4, 3));
     }
 
     #[test]

@@ -384,12 +384,18 @@ codes! {
     CLAIM_ID_UNKNOWN = "AB618", "claim-id-unknown", Error,
         "A document lists an id the claim's query does not know (not a check, retired, or not in the set).",
         "Remove or correct the id, or widen the query.";
+    CLAIM_LIST_UNKNOWN = "AB619", "claim-list-unknown-token", Error,
+        "A strict list group holds a piece that is not one member of its set (a typo, an ellipsis, a word that is no id).",
+        "Write each member by itself, separated by commas or `und`/`and`; drop or correct the piece.";
     DOC_NOT_LINKED = "AB620", "doc-required-check-not-linked", Error,
         "A check that require_coverage selects is not linked in the section of the rule table.",
         "Link the check in its rule's row, as a Markdown link to its file.";
     DOC_LINK_PATH = "AB621", "doc-link-path-broken", Error,
         "A relative link names an existing check but its path does not lead to the check file from the document.",
         "Correct the link's path (for generated tables, the region's base= argument).";
+    CLAIM_LIST_REPEATED = "AB630", "claim-list-repeated-token", Error,
+        "A strict list group names the same member twice.",
+        "Name each member once.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

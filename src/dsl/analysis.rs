@@ -249,6 +249,10 @@ impl Usage {
                     u.operands(left, right);
                     u.operands(right, left);
                 }
+                // A string test reads its field but names no vocabulary value.
+                ExprKind::Text { path, .. } => {
+                    u.read.insert(path.dotted());
+                }
             }
         }
         u
@@ -492,6 +496,9 @@ impl Program {
                 };
                 (node, false)
             }
+            // The space enumerates vocabulary values, not the texts a string test sees; the
+            // test is left undecided, so no constant or unsatisfiable finding rests on it.
+            ExprKind::Text { .. } => (Node::Error, false),
             ExprKind::Compare { left, op, right } => {
                 let node = match (term(left, space), term(right, space)) {
                     (Some((l, lt)), Some((r, rt))) if lt == rt && lt != FieldType::List => {

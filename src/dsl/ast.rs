@@ -73,6 +73,13 @@ pub enum ExprKind {
         op: CmpOp,
         right: Operand,
     },
+    /// A string test: `field starts_with "x"`, `ends_with`, `contains`, `matches` (a regular
+    /// expression, checked when parsed).
+    Text {
+        path: Path,
+        op: TextOp,
+        value: StrLit,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -126,6 +133,37 @@ pub enum CmpOp {
     Ne,
 }
 
+/// The string tests, each written as a word between a field and a string.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum TextOp {
+    StartsWith,
+    EndsWith,
+    Contains,
+    Matches,
+}
+
+impl TextOp {
+    pub const ALL: [TextOp; 4] = [
+        TextOp::StartsWith,
+        TextOp::EndsWith,
+        TextOp::Contains,
+        TextOp::Matches,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextOp::StartsWith => "starts_with",
+            TextOp::EndsWith => "ends_with",
+            TextOp::Contains => "contains",
+            TextOp::Matches => "matches",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<TextOp> {
+        TextOp::ALL.into_iter().find(|op| op.as_str() == word)
+    }
+}
+
 impl CmpOp {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -158,7 +196,7 @@ impl Expr {
             match &e.kind {
                 ExprKind::Or(c) | ExprKind::And(c) => stack.extend(c.iter().rev()),
                 ExprKind::Always | ExprKind::Bool(_) => {}
-                ExprKind::Includes { path, .. } => out.push(path),
+                ExprKind::Includes { path, .. } | ExprKind::Text { path, .. } => out.push(path),
                 ExprKind::Compare { left, right, .. } => {
                     for o in [left, right] {
                         if let Operand::Path(p) = o {
@@ -189,6 +227,18 @@ impl Expr {
                     ExprKind::Includes { path: p, value: v },
                     ExprKind::Includes { path: q, value: w },
                 ) => p.segments == q.segments && v.value == w.value,
+                (
+                    ExprKind::Text {
+                        path: p,
+                        op: o1,
+                        value: v,
+                    },
+                    ExprKind::Text {
+                        path: q,
+                        op: o2,
+                        value: w,
+                    },
+                ) => o1 == o2 && p.segments == q.segments && v.value == w.value,
                 (
                     ExprKind::Compare {
                         left: l1,

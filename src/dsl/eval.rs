@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::ast::{Expr, ExprKind, Operand, Span};
+use super::ast::{Expr, ExprKind, Operand, Span, TextOp};
 use super::pretty::quote;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -98,6 +98,20 @@ pub fn eval(expr: &Expr, env: &dyn Env) -> Result<bool, EvalError> {
                 }),
             }
         }
+        ExprKind::Text { path, op, value } => {
+            let dotted = path.dotted();
+            match lookup(env, &dotted, path.span)? {
+                Value::Str(s) => text_test(&s, *op, &value.value, expr.span),
+                other => Err(EvalError::TypeMismatch {
+                    message: format!(
+                        "`{}` needs a string field; `{dotted}` is a {} ({other})",
+                        op.as_str(),
+                        other.type_name()
+                    ),
+                    span: expr.span,
+                }),
+            }
+        }
         ExprKind::Compare { left, op, right } => {
             // Resolve both sides before judging either, so an unknown field on
             // the right is not hidden by a type problem on the left.
@@ -120,6 +134,37 @@ pub fn eval(expr: &Expr, env: &dyn Env) -> Result<bool, EvalError> {
             }
         }
     }
+}
+
+fn text_test(s: &str, op: TextOp, arg: &str, span: Span) -> Result<bool, EvalError> {
+    Ok(match op {
+        TextOp::StartsWith => s.starts_with(arg),
+        TextOp::EndsWith => s.ends_with(arg),
+        TextOp::Contains => s.contains(arg),
+        TextOp::Matches => matches(s, arg).map_err(|e| EvalError::TypeMismatch {
+            message: format!("`matches` needs a regular expression: {e}"),
+            span,
+        })?,
+    })
+}
+
+thread_local! {
+    /// Compiled `matches` patterns: one selection evaluates the same expression per check.
+    static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> =
+        std::cell::RefCell::default();
+}
+
+fn matches(s: &str, pattern: &str) -> Result<bool, regex::Error> {
+    PATTERNS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(re) = cache.get(pattern) {
+            return Ok(re.is_match(s));
+        }
+        let re = regex::Regex::new(pattern)?;
+        let hit = re.is_match(s);
+        cache.insert(pattern.to_string(), re);
+        Ok(hit)
+    })
 }
 
 fn fold(
@@ -203,6 +248,26 @@ mod tests {
         assert_eq!(run("'a' == 'a'"), Ok(true));
         assert_eq!(run("true == false"), Ok(false));
         assert_eq!(run("transport == transport"), Ok(true));
+    }
+
+    #[test]
+    fn string_tests() {
+        assert_eq!(run("transport starts_with 'du'"), Ok(true));
+        assert_eq!(run("transport starts_with 'Du'"), Ok(false));
+        assert_eq!(run("transport ends_with 'al'"), Ok(true));
+        assert_eq!(run("transport contains 'ua'"), Ok(true));
+        assert_eq!(run("transport contains 'x'"), Ok(false));
+        assert_eq!(run("transport matches '^d.a'"), Ok(true));
+        assert_eq!(run("transport matches '(?i)^DUAL$'"), Ok(true));
+        assert_eq!(run("transport matches '^ual'"), Ok(false));
+        assert!(matches!(
+            run("deployment contains 'Docker'"),
+            Err(EvalError::TypeMismatch { message, .. }) if message.contains("needs a string field")
+        ));
+        assert!(matches!(
+            run("nope starts_with 'x'"),
+            Err(EvalError::UnknownField { .. })
+        ));
     }
 
     #[test]

@@ -57,9 +57,20 @@ impl TokenKind {
 /// Lowercase keyword a mis-cased identifier was probably meant to be.
 pub fn miscased_keyword(ident: &str) -> Option<&'static str> {
     let lower = ident.to_ascii_lowercase();
-    let kw = ["and", "or", "always", "true", "false", "includes"]
-        .into_iter()
-        .find(|k| *k == lower)?;
+    let kw = [
+        "and",
+        "or",
+        "always",
+        "true",
+        "false",
+        "includes",
+        "starts_with",
+        "ends_with",
+        "contains",
+        "matches",
+    ]
+    .into_iter()
+    .find(|k| *k == lower)?;
     (kw != ident).then_some(kw)
 }
 

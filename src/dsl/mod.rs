@@ -15,7 +15,7 @@ pub mod typeck;
 mod proptests;
 
 pub use analysis::{compare, constant_value, describe, Assignment, Comparison};
-pub use ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit};
+pub use ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit, TextOp};
 pub use eval::{eval, Env, EvalError, Value};
 pub use parser::{parse, ParseError};
 pub use schema::{FieldSpec, FieldType, Schema};

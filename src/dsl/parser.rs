@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit};
+use super::ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit, TextOp};
 use super::lexer::{lex, miscased_keyword, Token, TokenKind};
 
 /// Deepest parenthesis nesting accepted.
@@ -238,6 +238,9 @@ impl Parser<'_> {
             if self.at_includes() {
                 return self.includes(path.clone());
             }
+            if let Some(op) = self.at_text_op() {
+                return self.text_test(path.clone(), op);
+            }
         }
         let op = match self.kind() {
             TokenKind::EqEq => CmpOp::Eq,
@@ -309,6 +312,62 @@ impl Parser<'_> {
                 ctx,
             )),
         }
+    }
+
+    /// A string test's word after a field: `starts_with`, `ends_with`, `contains`, `matches`.
+    /// They are words only in this place, so a field may still be called `contains`.
+    fn at_text_op(&self) -> Option<TextOp> {
+        match self.kind() {
+            TokenKind::Ident(w) => TextOp::from_word(w),
+            _ => None,
+        }
+    }
+
+    fn text_test(&mut self, path: Path, op: TextOp) -> Result<Expr, ParseError> {
+        self.bump(); // the word
+        let tok = self.tok(0).clone();
+        let ctx = format!(" after `{}`", op.as_str());
+        let TokenKind::Str(value) = tok.kind else {
+            let err = self.unexpected(&["a string"], None, &ctx);
+            let quote_it = matches!(
+                self.kind(),
+                TokenKind::Ident(_) | TokenKind::True | TokenKind::False
+            );
+            return Err(if quote_it && err.help.is_none() {
+                err.with_help(format!(
+                    "a string test compares with a quoted string: `{} {} \"…\"`",
+                    path.dotted(),
+                    op.as_str()
+                ))
+            } else {
+                err
+            });
+        };
+        if op == TextOp::Matches {
+            if let Err(e) = regex::Regex::new(&value) {
+                return Err(ParseError::new(
+                    format!("`matches` needs a regular expression: {e}"),
+                    tok.span,
+                    vec!["a regular expression".into()],
+                )
+                .with_help(
+                    "escape a metacharacter with a backslash, or use `contains` for plain text",
+                ));
+            }
+        }
+        self.bump();
+        let span = path.span.to(tok.span);
+        Ok(Expr::new(
+            ExprKind::Text {
+                path,
+                op,
+                value: StrLit {
+                    value,
+                    span: tok.span,
+                },
+            },
+            span,
+        ))
     }
 
     /// `.includes` after a path is the method, never a field segment.
@@ -486,6 +545,46 @@ mod tests {
             ok("includes == 'x'").kind,
             ExprKind::Compare { .. }
         ));
+    }
+
+    #[test]
+    fn string_tests() {
+        for (src, want) in [
+            ("pdf_ref starts_with \"Custom\"", TextOp::StartsWith),
+            ("title ends_with 'tests'", TextOp::EndsWith),
+            ("a.b contains \"x\"", TextOp::Contains),
+            ("id matches '^FID-0[0-9]+$'", TextOp::Matches),
+        ] {
+            let e = ok(src);
+            let ExprKind::Text { op, value, .. } = &e.kind else {
+                panic!("{src}: {e:?}")
+            };
+            assert_eq!(*op, want);
+            assert_eq!(e.span, Span::new(0, src.len()));
+            assert_eq!(value.span.end, src.len());
+            // The pretty printer writes what parses back to the same tree.
+            assert!(ok(&e.to_string()).same_shape(&e), "{e}");
+        }
+        // The words are words only after a field: a field may be called `contains`.
+        assert!(matches!(
+            ok("contains == 'x'").kind,
+            ExprKind::Compare { .. }
+        ));
+        assert!(matches!(
+            ok("contains contains 'x' and id == 'y'").kind,
+            ExprKind::And(_)
+        ));
+        let (m, col, help) = err_at("title starts_with Custom");
+        assert_eq!(col, 19, "{m}");
+        assert!(help.unwrap_or_default().contains("quoted string"));
+        let (m, col, _) = err_at("id matches '(unclosed'");
+        assert!(m.starts_with("`matches` needs a regular expression"), "{m}");
+        assert_eq!(col, 12);
+        let (_, _, help) = err_at("title Starts_With 'x'");
+        assert_eq!(
+            help.as_deref(),
+            Some("keywords are lowercase: write `starts_with`, not `Starts_With`")
+        );
     }
 
     #[test]

@@ -53,6 +53,15 @@ impl fmt::Display for Expr {
             ExprKind::Compare { left, op, right } => {
                 write!(f, "{left} {} {right}", op.as_str())
             }
+            ExprKind::Text { path, op, value } => {
+                write!(
+                    f,
+                    "{} {} {}",
+                    path.dotted(),
+                    op.as_str(),
+                    quote(&value.value)
+                )
+            }
         }
     }
 }

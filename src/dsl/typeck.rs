@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::analysis::node_constants;
-use super::ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit};
+use super::ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit, TextOp};
 use super::lexer::miscased_keyword;
 use super::pretty::quote;
 use super::schema::{FieldSpec, FieldType, Schema};
@@ -106,6 +106,7 @@ impl Checker<'_> {
             }
             ExprKind::Always | ExprKind::Bool(_) => false,
             ExprKind::Includes { path, value } => self.includes(e.span, path, value),
+            ExprKind::Text { path, op, value } => self.text(e.span, path, *op, value),
             ExprKind::Compare { left, op, right } => self.compare(e, left, *op, right),
         };
         if let Some(slot) = self.errs.get_mut(me) {
@@ -150,6 +151,65 @@ impl Checker<'_> {
             );
         }
         None
+    }
+
+    /// A string test reads a string field; against a closed vocabulary, a test no value
+    /// passes is never true and reported like a literal outside the vocabulary.
+    fn text(&mut self, span: Span, path: &Path, op: TextOp, value: &StrLit) -> bool {
+        let Some(spec) = self.field(path) else {
+            return true;
+        };
+        let name = path.dotted();
+        if spec.ty != FieldType::String {
+            let help = match spec.ty {
+                FieldType::List => format!(
+                    "test an element instead: `{name}.includes({})`",
+                    quote(&value.value)
+                ),
+                _ => format!("compare it instead: `{name} == true`"),
+            };
+            self.report(
+                FindingKind::TypeMismatch,
+                span,
+                format!(
+                    "`{}` needs a string field; `{name}` is a {}",
+                    op.as_str(),
+                    spec.ty.name()
+                ),
+                Some(help),
+            );
+            return true;
+        }
+        let Some(values) = &spec.values else {
+            return false;
+        };
+        let passes = |v: &str| match op {
+            TextOp::StartsWith => v.starts_with(value.value.as_str()),
+            TextOp::EndsWith => v.ends_with(value.value.as_str()),
+            TextOp::Contains => v.contains(value.value.as_str()),
+            // The parser refused an invalid pattern; one that fails here again is no finding.
+            TextOp::Matches => regex::Regex::new(&value.value).map_or(true, |re| re.is_match(v)),
+        };
+        if values.iter().any(|v| passes(v)) {
+            return false;
+        }
+        self.report(
+            FindingKind::LiteralOutsideVocabulary,
+            value.span,
+            format!(
+                "no value of `{name}` ({}) {} {}, so this test is never true",
+                vocabulary(&spec),
+                match op {
+                    TextOp::StartsWith => "starts with",
+                    TextOp::EndsWith => "ends with",
+                    TextOp::Contains => "contains",
+                    TextOp::Matches => "matches",
+                },
+                quote(&value.value)
+            ),
+            None,
+        );
+        true
     }
 
     fn includes(&mut self, span: Span, path: &Path, value: &StrLit) -> bool {
@@ -491,6 +551,31 @@ mod tests {
 
     fn clean(src: &str) {
         assert_eq!(findings(src), [], "{src}");
+    }
+
+    #[test]
+    fn string_tests() {
+        clean("transport starts_with 'HTTP'");
+        clean("transport matches '^(dual|stdio)'");
+        clean("sdk_language contains 'Rust'");
+        let f = only(
+            "transport ends_with 'TCP'",
+            FindingKind::LiteralOutsideVocabulary,
+        );
+        assert!(
+            f.message.contains("no value of `transport`"),
+            "{}",
+            f.message
+        );
+        only("write_capable contains 'x'", FindingKind::TypeMismatch);
+        let f = only("deployment starts_with 'Rail'", FindingKind::TypeMismatch);
+        assert_eq!(
+            f.help.as_deref(),
+            Some("test an element instead: `deployment.includes(\"Rail\")`")
+        );
+        only("sdk_langauge ends_with 'x'", FindingKind::UnknownField);
+        // A string test is never taken for a constant: `always` beside it is no finding.
+        clean("transport contains 'a' or sdk_language == 'Go'");
     }
 
     #[test]

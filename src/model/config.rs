@@ -304,6 +304,21 @@ pub struct ClaimDecl {
     pub pattern: String,
     /// What each named group must equal: `count(SET)` or `ids(SET)`, with an optional `where EXPR`.
     pub expect: BTreeMap<String, String>,
+    /// `ids` groups read strictly: every piece of the list is one member, named once.
+    #[serde(default)]
+    pub strict: Vec<String>,
+    /// Blocks the pattern does not read: `tables`, `code` (fenced and indented), `quotes`.
+    #[serde(default)]
+    pub skip: Vec<SkipRegion>,
+}
+
+/// A kind of Markdown block a claim can skip.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SkipRegion {
+    Tables,
+    Code,
+    Quotes,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]

@@ -194,7 +194,12 @@ fn type_of(root: &Value, node: &Value) -> String {
             if items["properties"].is_object() {
                 "list of mappings".into()
             } else {
-                format!("list of {}s", type_of(root, &def["items"]))
+                let item = type_of(root, &def["items"]);
+                // "one of `a`, `b`" takes no plural: "list of values, each one of …".
+                match item.strip_prefix("one of ") {
+                    Some(vocab) => format!("list of values, each one of {vocab}"),
+                    None => format!("list of {item}s"),
+                }
             }
         }
         "object" => {

@@ -1,0 +1,377 @@
+//! The forms of the claims language beyond a plain pattern (catalogue format, section 7): skip
+//! regions, string predicates in `where`, strict id lists, comparisons and arithmetic. Each
+//! form: the planted defect is found with its code and line, the clean twin is silent.
+
+mod common;
+
+use common::{loud_in, Fixture};
+use serde_json::Value;
+
+/// The German data-fidelity fixture with one more document, `docs/STAND.md`, and the claims
+/// given appended to its catalogue.yaml.
+fn with_claims(doc: &str, claims: &str) -> Fixture {
+    let f = Fixture::new("graph");
+    f.write("docs/STAND.md", doc);
+    let yaml = f.read("catalogue.yaml");
+    f.write("catalogue.yaml", &format!("{yaml}{claims}"));
+    f
+}
+
+/// (code, line) of every error and warning `verify` reports, and the exit code.
+fn verify(f: &Fixture) -> (Vec<(String, u64)>, i32, Value) {
+    let (v, code) = f.json_and_code(&["verify", "--format", "json"]);
+    let loud = loud_in(&v)
+        .into_iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    (loud, code, v)
+}
+
+fn l(code: &str, line: u64) -> (String, u64) {
+    (code.to_string(), line)
+}
+
+fn messages(v: &Value, code: &str) -> String {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| d["message"].as_str().unwrap_or("").to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// ---- skip regions ------------------------------------------------------------------------
+
+const STAND: &str = "# Stand des Katalogs
+
+## Umfang
+
+Der Katalog umfasst 13 Checks. Eine Zeile
+weiter: Wir zählen weiterhin 13 Checks, geprüft am Montag.
+
+| Kategorie | Umfang |
+|---|---|
+| FID | 6 Checks |
+| DRIFT | 7 Checks |
+
+```text
+$ auditbook stats
+99 Checks
+```
+
+> Im Vorjahr waren es 11 Checks (zitiert aus dem alten README).
+
+Zum Schluss: 13 Checks, ohne Ausnahme.
+";
+
+const SKIP_CLAIM: &str = r#"  - name: umfang-prosa
+    doc: docs/STAND.md
+    section: Umfang
+    pattern: '(?P<n>\d+) Checks'
+    skip: [tables, code, quotes]
+    expect:
+      n: count(checks)
+"#;
+
+#[test]
+fn skip_regions_clean_twin_is_silent() {
+    let f = with_claims(STAND, SKIP_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn without_skip_tables_code_and_quotes_are_read() {
+    // The same claim without `skip`: every number in the table, the example and the quote is
+    // held to the count, which is why `skip` exists.
+    let f = with_claims(
+        STAND,
+        &SKIP_CLAIM.replace("    skip: [tables, code, quotes]\n", ""),
+    );
+    let (loud, code, _) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(
+        loud,
+        [
+            l("AB613", 10),
+            l("AB613", 11),
+            l("AB613", 15),
+            l("AB613", 18)
+        ]
+    );
+}
+
+#[test]
+fn skip_regions_every_prose_match_is_checked() {
+    // The second sentence of the first paragraph drifts; the first and the last stay right.
+    let f = with_claims(
+        &STAND.replace("weiterhin 13 Checks", "weiterhin 12 Checks"),
+        SKIP_CLAIM,
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 6)]);
+    assert!(
+        messages(&v, "AB613").contains("the document says 12 (`12`), the catalogue has 13"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn skip_regions_everything_skipped_is_unmatched() {
+    // Only the table and the quote still say it: with them skipped the claim matches nothing,
+    // which is an error at the section heading, not silence.
+    let doc = "# Stand\n\n## Umfang\n\n| FID | 13 Checks |\n|---|---|\n\n> 13 Checks\n";
+    let f = with_claims(doc, SKIP_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB612", 3)]);
+    assert!(messages(&v, "AB612").contains("no longer matches"));
+}
+
+#[test]
+fn skip_regions_unknown_kind_is_reported() {
+    let f = with_claims(STAND, &SKIP_CLAIM.replace("quotes]", "zitate]"));
+    let (v, code) = f.lint_json();
+    assert_eq!(code, 1);
+    let bad: Vec<&Value> = loud_in(&v)
+        .into_iter()
+        .filter(|d| d["code"] == "AB120")
+        .collect();
+    assert_eq!(bad.len(), 1, "{v:#}");
+    assert!(bad[0]["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("unknown variant `zitate`"));
+}
+
+// ---- string tests in `where` -------------------------------------------------------------
+
+const EXTERN: &str = "# Stand des Katalogs
+
+## Extern
+
+Nur bei externen Anfragen gelten vier Checks: DRIFT-002, FID-001, FID-003 und FID-006.
+Live-Tests betreffen 4 Checks; 7 Checks tragen das Präfix `DRIFT`, und 3 Titel
+enden auf „tests“.
+";
+
+const TEXT_CLAIMS: &str = r#"  - name: extern
+    doc: docs/STAND.md
+    section: Extern
+    pattern: 'Nur bei externen Anfragen gelten (?P<n>\w+) Checks: (?P<ids>[^.]*)\.'
+    expect:
+      n: count(checks where applies_when contains "tools_make_external_requests")
+      ids: ids(checks where applies_when contains "tools_make_external_requests")
+  - name: titel
+    doc: docs/STAND.md
+    section: Extern
+    pattern: 'Live-Tests betreffen (?P<live>\d+) Checks; (?P<drift>\d+) Checks tragen das Präfix `DRIFT`, und (?P<tests>\d+) Titel'
+    expect:
+      live: count(checks where title matches "(?i)\\blive\\b")
+      drift: count(checks where id starts_with "DRIFT-")
+      tests: count(checks where title ends_with "tests")
+"#;
+
+#[test]
+fn string_tests_clean_twin_is_silent() {
+    let f = with_claims(EXTERN, TEXT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn string_tests_select_what_the_text_says() {
+    // FID-003 stops depending on external requests; FID-005's title loses "live tests".
+    let f = with_claims(EXTERN, TEXT_CLAIMS);
+    f.edit(
+        "checks/FID-003.md",
+        "applies_when: 'tools_make_external_requests == true'",
+        "applies_when: 'always'",
+    )
+    .edit(
+        "checks/FID-002.md",
+        "Recall floors in live tests",
+        "Recall floors",
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(
+        loud,
+        [l("AB613", 5), l("AB615", 5), l("AB613", 6), l("AB613", 6)],
+        "{v:#}"
+    );
+    let m = messages(&v, "AB613");
+    assert!(
+        m.contains("the document says 4 (`vier`), the catalogue has 3"),
+        "{m}"
+    );
+    assert!(
+        m.contains("group `live`: the document says 4 (`4`), the catalogue has 3"),
+        "{m}"
+    );
+    assert!(
+        m.contains("group `tests`: the document says 3 (`3`), the catalogue has 2"),
+        "{m}"
+    );
+    assert!(messages(&v, "AB615").contains("FID-003"));
+}
+
+#[test]
+fn string_tests_that_cannot_be_true_or_do_not_parse_are_claim_errors() {
+    let f = with_claims(
+        EXTERN,
+        &TEXT_CLAIMS
+            .replace(
+                r#"id starts_with "DRIFT-""#,
+                r#"category starts_with "DRIFTS""#,
+            )
+            .replace(r#"title ends_with "tests""#, r#"title matches "(tests""#),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("no value of `category`"), "{m}");
+    assert!(m.contains("`matches` needs a regular expression"), "{m}");
+}
+
+// ---- strict list groups ------------------------------------------------------------------
+
+const KATEGORIEN: &str = "# Stand des Katalogs
+
+## Kategorien
+
+Der Katalog ordnet seine Checks
+(2 Kategorien: `DRIFT` und `FID`; jede mit eigener Baseline).
+
+## Extern
+
+Nur bei externen Anfragen gelten vier Checks: DRIFT-002, FID-001, [FID-003](../checks/FID-003.md)
+und FID-006.
+";
+
+const STRICT_CLAIMS: &str = r#"  - name: kategorien
+    doc: docs/STAND.md
+    section: Kategorien
+    pattern: '\((?P<n>\d+) Kategorien: (?P<cats>[^;]*);'
+    strict: [cats]
+    expect:
+      n: count(categories)
+      cats: ids(categories)
+  - name: extern
+    doc: docs/STAND.md
+    section: Extern
+    pattern: '(?m)gelten (?P<n>\w+) Checks: (?P<ids>.*)\.$'
+    strict: [ids]
+    expect:
+      n: count(checks where applies_when contains "tools_make_external_requests")
+      ids: ids(checks where applies_when contains "tools_make_external_requests")
+"#;
+
+#[test]
+fn strict_lists_clean_twin_is_silent() {
+    let f = with_claims(KATEGORIEN, STRICT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn strict_lists_an_ellipsis_is_an_unknown_piece() {
+    let doc = KATEGORIEN.replace("`DRIFT` und `FID`", "`DRIFT`, … `FID`");
+    let f = with_claims(&doc, STRICT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB619", 6)], "{v:#}");
+    assert!(messages(&v, "AB619").contains("`… `FID` is not one category by itself"));
+    // Without `strict` the same list passes: the words it knows are all there.
+    let lax = with_claims(&doc, &STRICT_CLAIMS.replace("    strict: [cats]\n", ""));
+    assert_eq!(verify(&lax).0, []);
+}
+
+#[test]
+fn strict_lists_a_repeated_id_and_a_word_that_is_no_id() {
+    let doc = KATEGORIEN
+        .replace("FID-001, [FID-003]", "FID-001, FID-001, [FID-003]")
+        .replace("und FID-006.", "und weitere FID-006.");
+    let f = with_claims(&doc, STRICT_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB630", 10), l("AB619", 11)], "{v:#}");
+    assert!(messages(&v, "AB630").contains("`FID-001` is named a second time"));
+    assert!(messages(&v, "AB619").contains("`weitere FID-006` is not one check id"));
+}
+
+#[test]
+fn strict_names_a_group_that_is_no_list() {
+    let f = with_claims(
+        KATEGORIEN,
+        &STRICT_CLAIMS.replace("strict: [cats]", "strict: [n, nope]"),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("group `n`, which is a count"), "{m}");
+    assert!(m.contains("group `nope`, which `expect` does not"), "{m}");
+}
+
+// ---- comparisons -------------------------------------------------------------------------
+
+const GRENZEN: &str = "# Stand des Katalogs
+
+## Grenzen
+
+Der Katalog hat weniger als 20 Checks und mehr als
+fünf im Bereich `FID`.
+";
+
+const BOUND_CLAIM: &str = r#"  - name: grenzen
+    doc: docs/STAND.md
+    section: Grenzen
+    pattern: 'weniger als (?P<max>\d+) Checks und mehr als (?P<min>\w+) im Bereich'
+    expect:
+      max: '> count(checks)'
+      min: '< count(checks where category == "FID")'
+"#;
+
+#[test]
+fn comparisons_clean_twin_is_silent() {
+    let f = with_claims(GRENZEN, BOUND_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn comparisons_a_bound_that_no_longer_holds() {
+    // 13 is not fewer than 13, and six is not more than six.
+    let f = with_claims(
+        &GRENZEN
+            .replace("weniger als 20", "weniger als 13")
+            .replace("fünf", "sechs"),
+        BOUND_CLAIM,
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 5), l("AB613", 6)], "{v:#}");
+    let m = messages(&v, "AB613");
+    assert!(
+        m.contains("the document says 13 (`13`), which must be > 13"),
+        "{m}"
+    );
+    assert!(
+        m.contains("the document says 6 (`sechs`), which must be < 6"),
+        "{m}"
+    );
+}
