@@ -4,7 +4,7 @@
 //! waiver carries the waiver as an accepted suppression, so the scanning view shows it as
 //! accepted, with its approver, instead of dropping it.
 
-use super::sarif::{home, uri_path, FINGERPRINT_KEY};
+use super::sarif::{uri_path, FINGERPRINT_KEY};
 use crate::audit::report::{Detail, Report};
 use serde_json::{json, Value};
 
@@ -129,13 +129,7 @@ pub fn sarif(rep: &Report) -> String {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "auditbook",
-                "version": env!("CARGO_PKG_VERSION"),
-                "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": home(),
-                "rules": rules,
-            }},
+            "tool": super::sarif::tool(rules),
             "automationDetails": {"id": format!("auditbook-audit/{}/", rep.server)},
             "columnKind": "unicodeCodePoints",
             "results": results,

@@ -166,13 +166,7 @@ pub fn sarif(diags: &[Diagnostic], prefix: &str, successors: &Successors) -> Str
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "auditbook",
-                "version": env!("CARGO_PKG_VERSION"),
-                "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": home(),
-                "rules": rules,
-            }},
+            "tool": tool(rules),
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
@@ -180,6 +174,18 @@ pub fn sarif(diags: &[Diagnostic], prefix: &str, successors: &Successors) -> Str
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.push('\n');
     out
+}
+
+/// The `tool` object of a SARIF run: auditbook as the driver with its rules. Shared by the
+/// lint and the audit SARIF writers so both name the tool the same way.
+pub(crate) fn tool(rules: Vec<Value>) -> Value {
+    json!({"driver": {
+        "name": "auditbook",
+        "version": env!("CARGO_PKG_VERSION"),
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
+        "informationUri": home(),
+        "rules": rules,
+    }})
 }
 
 #[cfg(test)]
