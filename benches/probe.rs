@@ -157,6 +157,7 @@ fn probe_portfolio(
         .unwrap_or_default();
     (
         wall,
+        cpu,
         rss,
         format!("{outcomes}; clean/defect/undecided: {kinds}"),
     )
