@@ -101,14 +101,19 @@ fn portfolio(dir: &Path, port: u16, n: usize) -> PathBuf {
     path
 }
 
-/// (wall time, peak RSS in MB, the summary) of one portfolio probe.
-fn probe_portfolio(dir: &Path, file: &Path, jobs: usize) -> (Duration, Option<f64>, String) {
+/// (wall time, CPU seconds (user + system), peak RSS in MB, the summary) of one portfolio
+/// probe. CPU time is the steadier figure on a shared machine.
+fn probe_portfolio(
+    dir: &Path,
+    file: &Path,
+    jobs: usize,
+) -> (Duration, Option<f64>, Option<f64>, String) {
     let results = dir.join("results");
     let _ = std::fs::remove_dir_all(&results);
     let t = Instant::now();
     let out = Command::new("/usr/bin/time")
         .arg("-f")
-        .arg("%M")
+        .arg("%U %S %M")
         .arg(BIN)
         .current_dir(dir)
         .arg("-C")
@@ -122,14 +127,22 @@ fn probe_portfolio(dir: &Path, file: &Path, jobs: usize) -> (Duration, Option<f6
         .output();
     let wall = t.elapsed();
     let Ok(out) = out else {
-        return (wall, None, "could not run /usr/bin/time".into());
+        return (wall, None, None, "could not run /usr/bin/time".into());
     };
     let err = String::from_utf8_lossy(&out.stderr);
-    let rss = err
+    let figures: Vec<f64> = err
         .lines()
         .last()
-        .and_then(|l| l.trim().parse::<f64>().ok())
-        .map(|kb| kb / 1024.0);
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let (cpu, rss) = match figures[..] {
+        [user, system, kb] => (Some(user + system), Some(kb / 1024.0)),
+        _ => (None, None),
+    };
     let summary: serde_json::Value =
         serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
     let outcomes = summary["outcomes"].to_string();
@@ -144,6 +157,7 @@ fn probe_portfolio(dir: &Path, file: &Path, jobs: usize) -> (Duration, Option<f6
         .unwrap_or_default();
     (
         wall,
+        cpu,
         rss,
         format!("{outcomes}; clean/defect/undecided: {kinds}"),
     )
@@ -225,15 +239,20 @@ fn main() {
     println!(
         "\n## `probe --portfolio` against loopback endpoints (--jobs {jobs}, --timeout-ms 1000)\n"
     );
-    println!("| endpoints | wall (s) | peak RSS (MB) | outcomes; per probe kind |");
-    println!("|---:|---:|---:|---|");
+    println!("| endpoints | wall (s) | CPU (s) | peak RSS (MB) | outcomes; per probe kind |");
+    println!("|---:|---:|---:|---:|---|");
     for n in sizes {
         let file = portfolio(d, port, n);
-        let (wall, rss, summary) = probe_portfolio(d, &file, jobs);
+        let (wall, cpu, rss, summary) = probe_portfolio(d, &file, jobs);
+        let shown = |v: Option<f64>, digits: usize| {
+            v.map(|x| format!("{x:.digits$}"))
+                .unwrap_or_else(|| "?".into())
+        };
         println!(
-            "| {n} | {:.1} | {} | {summary} |",
+            "| {n} | {:.1} | {} | {} | {summary} |",
             wall.as_secs_f64(),
-            rss.map(|r| format!("{r:.0}")).unwrap_or_else(|| "?".into())
+            shown(cpu, 1),
+            shown(rss, 0)
         );
     }
 }

@@ -557,7 +557,8 @@ servers:
             .arg(catalogue())
             .args(["--format", "json", "probe", "--portfolio", "portfolio.yaml"])
             .args(["--results-dir", "ergebnisse", "--jobs", "3"])
-            .args(["--server-timeout-ms", "4000", "--timeout-ms", "3000"])
+            // Generous for the real servers on a loaded machine; `sleep 30` still ends as hung.
+            .args(["--server-timeout-ms", "12000", "--timeout-ms", "8000"])
             .args(extra)
             .output()
             .unwrap_or_else(|e| panic!("cannot run auditbook: {e}"));

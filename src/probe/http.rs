@@ -16,6 +16,26 @@ pub fn install_tls() {
     });
 }
 
+/// The one HTTP client of the process, shared by the raw requests and every `rmcp` session:
+/// building a client loads the platform's certificate roots, which a portfolio of a thousand
+/// servers would otherwise do three thousand times. Like `rmcp`'s own default client it keeps
+/// no idle connections (a half-read body would stall the next request) and follows no
+/// redirect (a redirect to a login page is not MCP). Time-outs are set per request.
+pub fn client() -> Result<reqwest::Client, String> {
+    static CLIENT: std::sync::OnceLock<Result<reqwest::Client, String>> =
+        std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            install_tls();
+            reqwest::Client::builder()
+                .pool_max_idle_per_host(0)
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .map_err(|e| with_causes(&e))
+        })
+        .clone()
+}
+
 /// An error with its causes, on one line: reqwest's own message rarely says why ("error
 /// sending request"), its sources do ("connection refused", "invalid peer certificate").
 pub fn with_causes(e: &dyn std::error::Error) -> String {
@@ -99,6 +119,7 @@ fn initialize_body(version: &str) -> String {
 
 async fn post(
     client: &reqwest::Client,
+    timeout: std::time::Duration,
     url: &str,
     body: String,
     headers: &[(&str, &str)],
@@ -106,6 +127,7 @@ async fn post(
 ) -> (Exchange, Option<String>) {
     let mut req = client
         .post(url)
+        .timeout(timeout)
         .header("Content-Type", "application/json")
         .header("Accept", "application/json, text/event-stream")
         .body(body);
@@ -154,7 +176,7 @@ async fn post(
 /// endpoint "not reachable as MCP", and the other two are not sent.
 pub async fn probe(url: &str, opts: &Options) -> HttpObservation {
     let mut out = HttpObservation::default();
-    let client = match reqwest::Client::builder().timeout(opts.timeout).build() {
+    let client = match client() {
         Ok(c) => c,
         Err(e) => {
             out.not_mcp = Some(format!("no HTTP client: {e}"));
@@ -163,6 +185,7 @@ pub async fn probe(url: &str, opts: &Options) -> HttpObservation {
     };
     let (control, session) = post(
         &client,
+        opts.timeout,
         url,
         initialize_body(&opts.legacy),
         &[],
@@ -177,6 +200,7 @@ pub async fn probe(url: &str, opts: &Options) -> HttpObservation {
     out.control = Some(control);
     let (foreign, _) = post(
         &client,
+        opts.timeout,
         url,
         initialize_body(&opts.legacy),
         &[("Origin", opts.foreign_origin.as_str())],
@@ -190,12 +214,21 @@ pub async fn probe(url: &str, opts: &Options) -> HttpObservation {
         headers.push(("Mcp-Session-Id", s.as_str()));
     }
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string();
-    let _ = post(&client, url, initialized, &headers, String::new()).await;
+    let _ = post(
+        &client,
+        opts.timeout,
+        url,
+        initialized,
+        &headers,
+        String::new(),
+    )
+    .await;
     if let Some(v) = headers.first_mut() {
         v.1 = opts.bogus_version.as_str();
     }
     let (bogus, _) = post(
         &client,
+        opts.timeout,
         url,
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#.to_string(),
         &headers,

@@ -234,7 +234,14 @@ async fn connect(
             tokio::time::timeout(t, info.serve(transport)).await
         }
         Target::Http(url) => {
-            let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
+            let client =
+                http::client().map_err(|e| Reach::Unreachable(format!("no HTTP client: {e}")))?;
+            let transport = rmcp::transport::StreamableHttpClientTransport::with_client(
+                client,
+                rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+                    url.as_str(),
+                ),
+            );
             tokio::time::timeout(t, info.serve(transport)).await
         }
     };
