@@ -36,7 +36,9 @@ impl LineEndings {
 
 /// A file's text as LF without a BOM, and its convention to write it back in.
 pub fn read(path: &Path) -> std::io::Result<(String, LineEndings)> {
-    let raw = std::fs::read_to_string(path)?;
+    // Regular files only, size-bounded: a FIFO planted as MANIFEST.txt must not hang `new`.
+    let raw =
+        String::from_utf8(crate::load::text::read_limited(path)?).map_err(std::io::Error::other)?;
     let endings = LineEndings::of(&raw);
     let lf = raw
         .strip_prefix('\u{feff}')

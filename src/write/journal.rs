@@ -79,7 +79,10 @@ pub struct Recovered {
 /// catalogue and could have been planted by anyone who can change the catalogue.
 pub fn recover(root: &Path, boundary: &Path) -> io::Result<Option<Recovered>> {
     let path = root.join(FILE_NAME);
-    let text = match fs::read_to_string(&path) {
+    // Regular files only, size-bounded: a planted FIFO journal must not hang a writing command.
+    let text = match crate::load::text::read_limited(&path)
+        .and_then(|b| String::from_utf8(b).map_err(io::Error::other))
+    {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
