@@ -138,17 +138,14 @@ fn main() {
                 .output();
         }
         let runs = if n >= 10_000 { 3 } else { 10 };
-        // Lean, as `lint` and `verify` load.
-        let lean = auditbook::load::Options {
-            keep_check_texts: false,
-        };
+        // As `lint` and `verify` load: whole bodies, texts released.
+        use auditbook::session::{Needs, Session, Stages};
         let load = time(runs, || {
-            let _ = auditbook::load::load_with(&root, lean);
+            let _ = Session::load(&root, Needs::FINDINGS);
         });
         let lint = time(runs, || {
-            if let Ok(l) = auditbook::load::load_with(&root, lean) {
-                let g = auditbook::graph::Graph::build(&l.catalogue);
-                let _ = auditbook::lint::run(&l.catalogue, &g);
+            if let Ok(s) = Session::load(&root, Needs::FINDINGS) {
+                let _ = s.findings(Stages::LINT);
             }
         });
         let loaded = auditbook::load::load(&root).expect("load");

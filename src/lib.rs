@@ -22,6 +22,7 @@ pub mod model;
 pub mod probe;
 pub mod render;
 pub mod select;
+pub mod session;
 pub mod snapshot;
 #[doc(hidden)]
 pub mod testgen;

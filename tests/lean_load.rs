@@ -12,6 +12,15 @@ use std::path::Path;
 
 const LEAN: Options = Options {
     keep_check_texts: false,
+    bodies: load::Bodies::Outline,
+    documents: true,
+};
+
+/// What applicability, audit, list and stats read: frontmatter and named sections.
+const SECTIONS: Options = Options {
+    keep_check_texts: true,
+    bodies: load::Bodies::Sections,
+    documents: true,
 };
 
 fn findings(cat: &Catalogue, load_diags: &[auditbook::diag::Diagnostic]) -> String {
@@ -98,4 +107,42 @@ fn a_released_text_is_read_again_only_while_the_file_is_unchanged() {
     .at(3, 1);
     let shown = diagnostics::human(&[d], &cat, ".", false);
     assert!(shown.contains("in checks/FID-001.md:3:1"), "{shown}");
+}
+
+/// The section scan that frontmatter-only commands use finds the same sections (titles,
+/// lines, content ranges), external sources and house-practice lines as the full outline, on
+/// every fixture and on the shipped catalogue.
+#[test]
+fn a_sections_load_reads_the_same_sections_and_sources_as_a_full_load() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+    for root in [
+        fixture_dir("clean"),
+        fixture_dir("graph"),
+        fixture_dir("compat-de"),
+        fixture_dir("sources"),
+        shipped,
+    ] {
+        let full = load::load(&root).unwrap().catalogue;
+        let light = load::load_with(&root, SECTIONS).unwrap().catalogue;
+        assert_eq!(full.checks.len(), light.checks.len(), "{}", root.display());
+        for (f, l) in full.checks.iter().zip(&light.checks) {
+            assert_eq!(f.sections, l.sections, "{} in {}", f.id, root.display());
+            assert_eq!(f.sources, l.sources, "{} in {}", f.id, root.display());
+            assert_eq!(f.pass_criteria, l.pass_criteria, "{}", f.id);
+            assert_eq!(f.house_practice_line, l.house_practice_line, "{}", f.id);
+            for s in f.sections.iter() {
+                assert_eq!(
+                    f.section_text(s.title.as_str()),
+                    l.section_text(s.title.as_str())
+                );
+            }
+        }
+        assert_eq!(full.rules, light.rules, "{}", root.display());
+        assert_eq!(
+            auditbook::snapshot::fingerprints(&full),
+            auditbook::snapshot::fingerprints(&light),
+            "audit reports carry the fingerprint: {}",
+            root.display()
+        );
+    }
 }

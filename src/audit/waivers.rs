@@ -66,28 +66,7 @@ impl Waivers {
     }
 }
 
-/// Today's date in UTC, `YYYY-MM-DD` (the default audit date for waivers).
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    civil_date((secs / 86_400) as i64)
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
+pub use crate::model::date::today;
 
 /// Read the `waivers:` list of `file` (a results file or a waivers file). Entries that cannot
 /// be used are reported and left out.
@@ -294,7 +273,7 @@ pub fn judge(
 
 #[cfg(test)]
 mod tests {
-    use super::civil_date;
+    use crate::model::date::civil_date;
 
     #[test]
     fn days_become_calendar_dates() {

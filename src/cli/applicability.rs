@@ -65,8 +65,9 @@ fn side(
 
 pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
     let mut problems = Vec::new();
     let mut sources = BTreeMap::new();

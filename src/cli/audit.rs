@@ -95,8 +95,9 @@ fn relative(from: &Path, to: &Path) -> String {
 pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["md", "json", "html", "sarif", "junit"])?;
     let as_of = inputs::as_of(args.as_of.as_deref())?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
     let gates = gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure)?;
     let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {

@@ -38,11 +38,6 @@ pub fn prefix(cli: &Cli) -> String {
     root(cli).to_string_lossy().replace('\\', "/")
 }
 
-pub fn load(cli: &Cli) -> Result<Loaded, Failure> {
-    warn_pending_change(cli);
-    Ok(load::load(&root(cli))?)
-}
-
 /// A reader of a catalogue whose last change was interrupted sees it half done (a check
 /// without its manifest line); say why, and what finishes it. Writing commands finish it
 /// before they load, so they never see this.
@@ -56,14 +51,14 @@ fn warn_pending_change(cli: &Cli) {
     }
 }
 
-/// Load without keeping check texts, for commands that never read a check's body (lint,
-/// verify): what runs on every save stays small on a large catalogue.
-pub fn load_lean(cli: &Cli) -> Result<Loaded, Failure> {
+/// The session a command runs in: the catalogue read as much as `needs` says, with the
+/// command line's templates.
+pub fn session(
+    cli: &Cli,
+    needs: crate::session::Needs,
+) -> Result<crate::session::Session, Failure> {
     warn_pending_change(cli);
-    let options = load::Options {
-        keep_check_texts: false,
-    };
-    Ok(load::load_with(&root(cli), options)?)
+    Ok(crate::session::Session::load(&root(cli), needs)?.with_templates(cli.templates.clone()))
 }
 
 /// The requested format, checked against what this command offers (first = default).
@@ -133,23 +128,34 @@ pub fn warn_load_problems(cli: &Cli, loaded: &Loaded) {
     }
 }
 
-/// Print diagnostics in the chosen format and return the exit code they call for.
+/// Print a run's findings in the chosen format and return the exit code they call for.
+/// Accepted findings never fail a run; SARIF lists them as suppressed.
 pub fn report(
     cli: &Cli,
     command: &str,
-    diags: Vec<Diagnostic>,
-    loaded: &Loaded,
+    findings: &crate::session::Findings,
+    session: &crate::session::Session,
     fmt: &str,
-    extra: serde_json::Map<String, serde_json::Value>,
+    mut extra: serde_json::Map<String, serde_json::Value>,
 ) -> Result<u8, Failure> {
-    let summary = Summary::of(&diags);
+    let diags = &findings.shown;
+    let summary = Summary::of(diags);
     let prefix = prefix(cli);
+    let cat = session.catalogue();
     let text = match fmt {
-        "json" => diagnostics::json(&diags, extra),
-        "github" => diagnostics::github(&visible(cli, &diags), &prefix),
-        "sarif" => diagnostics::sarif(&diags, &prefix, &successors(&loaded.catalogue)),
-        "junit" => crate::render::junit::diagnostics(command, &diags, deny_warnings(cli)),
-        _ => human(cli, &diags, &loaded.catalogue, &prefix),
+        "json" => {
+            extra.insert("suppressed".into(), findings.suppressed.len().into());
+            diagnostics::json(diags, extra)
+        }
+        "github" => diagnostics::github(&visible(cli, diags), &prefix),
+        "sarif" => diagnostics::sarif(
+            diags,
+            &findings.suppressed,
+            &prefix,
+            &successors(cat, session.graph()),
+        ),
+        "junit" => crate::render::junit::diagnostics(command, diags, deny_warnings(cli)),
+        _ => human(cli, diags, cat, &prefix),
     };
     print(&text)?;
     Ok(if summary.fails(deny_warnings(cli)) {
@@ -184,8 +190,10 @@ pub fn human(
 }
 
 /// Every retired id with a live successor, and that successor's file, for SARIF.
-pub fn successors(cat: &crate::model::Catalogue) -> diagnostics::Successors {
-    let graph = crate::graph::Graph::build(cat);
+pub fn successors(
+    cat: &crate::model::Catalogue,
+    graph: &crate::graph::Graph,
+) -> diagnostics::Successors {
     cat.config
         .retired
         .iter()

@@ -2,15 +2,15 @@
 
 use super::args::{Cli, GraphArgs};
 use super::common::{self, Failure};
-use crate::graph::{Graph, Node};
+use crate::graph::Node;
 use crate::render::graph_export;
 
 pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["dot", "mermaid", "json"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
-    let cat = &loaded.catalogue;
-    let g = Graph::build(cat);
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
+    let g = session.graph();
     let focus = match &args.focus {
         None => None,
         Some(id) => {
@@ -30,9 +30,9 @@ pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
     };
     let depth = args.depth;
     let text = match fmt {
-        "mermaid" => graph_export::mermaid(&g, focus.as_ref(), depth),
-        "json" => graph_export::json(&g, focus.as_ref(), depth),
-        _ => graph_export::dot(&g, focus.as_ref(), depth),
+        "mermaid" => graph_export::mermaid(g, focus.as_ref(), depth),
+        "json" => graph_export::json(g, focus.as_ref(), depth),
+        _ => graph_export::dot(g, focus.as_ref(), depth),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

@@ -2,23 +2,23 @@
 
 use super::args::{Cli, LintArgs};
 use super::common::{self, Failure};
+use crate::session::{Needs, Stages};
 
 pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
-    let loaded = common::load_lean(cli)?;
-    let mut diags = loaded.diagnostics.clone();
-    let graph = crate::graph::Graph::build(&loaded.catalogue);
-    diags.extend(crate::lint::run(&loaded.catalogue, &graph));
-    if args.verify {
-        let templates = common::templates(cli)?;
-        diags.extend(crate::claims::verify(&loaded.catalogue, &graph, &templates));
-    }
-    crate::diag::normalise(&mut diags);
+    let session = common::session(cli, Needs::FINDINGS)?;
+    let stages = if args.verify {
+        Stages::ALL
+    } else {
+        Stages::LINT
+    };
+    let findings = session.findings(stages).map_err(Failure)?;
+    let cat = session.catalogue();
     let mut extra = serde_json::Map::new();
-    extra.insert("checks".into(), loaded.catalogue.checks.len().into());
+    extra.insert("checks".into(), cat.checks.len().into());
     extra.insert(
         "mode".into(),
-        serde_json::to_value(loaded.catalogue.mode).unwrap_or_default(),
+        serde_json::to_value(cat.mode).unwrap_or_default(),
     );
-    common::report(cli, "lint", diags, &loaded, fmt, extra)
+    common::report(cli, "lint", &findings, &session, fmt, extra)
 }

@@ -65,8 +65,9 @@ pub fn selected<'c>(
 
 pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["table", "json", "csv"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let checks = match selected(&loaded.catalogue, args.filter.as_deref()) {
         Ok(c) => c,
         Err(diags) => {

@@ -7,11 +7,12 @@ use crate::maintain::new;
 pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
     // Checked before anything is written: a bad `--format` must not leave a new file behind.
     let fmt = common::format(cli, &["human", "json"])?;
-    let session = common::write_session(cli)?;
-    let loaded = common::load(cli)?;
+    let writing = common::write_session(cli)?;
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let loaded = session.loaded();
     let templates = common::templates(cli)?;
     let created = new::create(
-        &session,
+        &writing,
         &loaded.catalogue,
         &templates,
         &args.category,

@@ -29,8 +29,9 @@ pub struct PortfolioArgs {
 pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "md"])?;
     let as_of = inputs::as_of(args.as_of.as_deref())?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
     let shown = inputs::shown(&args.file);
     let file = match inputs::data(&args.file, &shown, &codes::PORTFOLIO_INVALID)? {

@@ -187,8 +187,9 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let Some(profile) = &args.profile else {
         return Err(Failure("name the profile, or --portfolio FILE".into()));
     };
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
     let checked = match inputs::profile(cat, profile, args.server.as_deref())? {
         Ok(c) => c,

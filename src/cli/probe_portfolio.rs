@@ -85,8 +85,9 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let Some(file) = &pa.portfolio else {
         return Err(Failure("--portfolio FILE is missing".into()));
     };
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
     let shown = inputs::shown(file);
     let data = match inputs::data(file, &shown, &codes::PORTFOLIO_INVALID)? {

@@ -31,8 +31,9 @@ pub struct ProfileCheckArgs {
 pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
     let ProfileCommand::Check(args) = cmd;
     let fmt = common::format(cli, &["human", "json"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
     let shown = inputs::shown(&args.profile);
     let (diags, fields, sources) =

@@ -2,14 +2,15 @@
 
 use super::args::{Cli, RetireArgs};
 use super::common::{self, Failure};
-use crate::graph::{Graph, Node};
+use crate::graph::Node;
 use crate::maintain::retire::{self, Request};
 
 pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     // Checked before anything is written: a bad `--format` must not retire the id.
     let fmt = common::format(cli, &["human", "json"])?;
-    let session = common::write_session(cli)?;
-    let loaded = common::load(cli)?;
+    let writing = common::write_session(cli)?;
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let loaded = session.loaded();
     let req = Request {
         id: &args.id,
         date: &args.date,
@@ -17,10 +18,10 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         merged_into: args.merged_into.as_deref(),
         replaced_by: args.replaced_by.as_deref(),
     };
-    retire::retire(&session, &loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
+    retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
     // Read the catalogue again: what still refers to the id is now a finding to fix.
-    let after = common::load(cli)?;
-    let graph = Graph::build(&after.catalogue);
+    let after = common::session(cli, crate::session::Needs::BODIES)?;
+    let graph = after.graph();
     let remaining = graph.incoming(&Node::Retired(args.id.as_str().into()));
     let prefix = common::prefix(cli);
     if fmt == "json" {

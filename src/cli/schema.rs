@@ -29,8 +29,9 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<u8, Failure> {
     let schema = match args.kind {
         SchemaKind::Config => json_schema::config(),
         kind => {
-            let loaded = common::load(cli)?;
-            common::warn_load_problems(cli, &loaded);
+            let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+            let loaded = session.loaded();
+            common::warn_load_problems(cli, loaded);
             let cat = &loaded.catalogue;
             match kind {
                 SchemaKind::Check => json_schema::check(cat),

@@ -26,13 +26,14 @@ fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
 
 pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
-    let graph = Graph::build(cat);
+    let graph = session.graph();
     if cat.check(&args.id).is_none() {
         if let Some(r) = cat.retired(&args.id) {
-            let text = retired(fmt, r, &graph)?;
+            let text = retired(fmt, r, graph)?;
             common::print(&crate::render::excerpt::terminal_safe(&text, true))?;
             return Ok(super::EXIT_OK);
         }
@@ -46,7 +47,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
             args.id
         )));
     };
-    let incoming = incoming(&graph, &c.id);
+    let incoming = incoming(graph, &c.id);
     let rules = graph.covering_rules(&c.id);
     let links = outgoing(c, RefKind::Link);
     let mentions = outgoing(c, RefKind::Mention);

@@ -2,7 +2,6 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
-use crate::graph::Graph;
 use crate::render::site;
 use clap::Args;
 use std::path::PathBuf;
@@ -16,11 +15,12 @@ pub struct SiteArgs {
 
 pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
     common::format(cli, &["human"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
-    let graph = Graph::build(&loaded.catalogue);
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
+    let graph = session.graph();
     let templates = common::templates(cli)?;
-    let pages = site::pages(&templates, &loaded.catalogue, &graph).map_err(Failure)?;
+    let pages = site::pages(&templates, &loaded.catalogue, graph).map_err(Failure)?;
     for page in &pages {
         let path = args.out.join(&page.path);
         if let Some(dir) = path.parent() {

@@ -94,8 +94,9 @@ fn human(cat: &Catalogue, s: &Stats) -> String {
 
 pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let s = compute(&loaded.catalogue);
     let text = match fmt {
         "json" => common::json_text(&s)?,

@@ -6,9 +6,9 @@ use super::common::{self, Failure};
 
 pub fn run(cli: &Cli) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json"])?;
-    let session = common::write_session(cli)?;
-    let loaded = common::load(cli)?;
-    let cat = &loaded.catalogue;
+    let writing = common::write_session(cli)?;
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let cat = session.catalogue();
     let templates = common::templates(cli)?;
     let plan = match crate::claims::plan_sync(cat, &templates) {
         Ok(p) => p,
@@ -16,10 +16,14 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
             crate::diag::normalise(&mut diags);
             let mut extra = serde_json::Map::new();
             extra.insert("written".into(), 0.into());
-            return common::report(cli, "sync", diags, &loaded, fmt, extra);
+            let findings = crate::session::Findings {
+                shown: diags,
+                suppressed: Vec::new(),
+            };
+            return common::report(cli, "sync", &findings, &session, fmt, extra);
         }
     };
-    session
+    writing
         .apply("sync", &plan.changes)
         .map_err(|e| Failure(format!("cannot write: {e}")))?;
     let prefix = common::prefix(cli);

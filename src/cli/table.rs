@@ -6,8 +6,9 @@ use crate::render::tables;
 
 pub fn run(cli: &Cli, args: &TableArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["md", "json"])?;
-    let loaded = common::load(cli)?;
-    common::warn_load_problems(cli, &loaded);
+    let session = common::session(cli, crate::session::Needs::BODIES)?;
+    let loaded = session.loaded();
+    common::warn_load_problems(cli, loaded);
     let templates = common::templates(cli)?;
     let targs = tables::parse_args(&args.args).map_err(Failure)?;
     let text =

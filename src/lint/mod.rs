@@ -15,7 +15,8 @@ use crate::diag::{self, codes, Diagnostic};
 use crate::graph::Graph;
 use crate::model::{Catalogue, Mode};
 
-/// Every lint pass over the catalogue, sorted, with the catalogue's accepted findings removed.
+/// Every lint pass over the catalogue, sorted. Accepted findings are the ledger's business
+/// (`session::ledger`), which covers every stage alike.
 pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     out.extend(compatibility_note(cat));
@@ -28,19 +29,8 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(sections::check(cat));
     out.extend(sources::check(cat));
     out.extend(applies_when::check(cat));
-    out.retain(|d| !allowed(cat, d));
     diag::normalise(&mut out);
     out
-}
-
-/// Findings the maintainers accepted in `lint.allow` (by code and id, each with a reason).
-fn allowed(cat: &Catalogue, d: &Diagnostic) -> bool {
-    let Some(lint) = &cat.config.lint else {
-        return false;
-    };
-    lint.allow
-        .iter()
-        .any(|a| a.code == d.code && d.id.as_deref() == Some(a.id.as_str()))
 }
 
 /// Compatibility mode says once what it could not check, never silently.

@@ -521,6 +521,85 @@ pub fn attach_body(check: &mut Check, ids: &IdRules<'_>, source_rules: &SourceRu
     check.links = outline.links.into_boxed_slice();
 }
 
+/// Read only what commands that never look at links need: the level-2 sections (by a line
+/// scan, see `load::sections`), the pass criteria and the external sources (each from the
+/// outline of its own section alone). References and links stay empty.
+pub fn attach_sections(check: &mut Check, ids: &IdRules<'_>, source_rules: &SourceRules<'_>) {
+    let body = check.body();
+    let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    let heads = super::sections::headings(body);
+    let sections: Vec<Section> = heads
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.level == 2)
+        .map(|(i, h)| {
+            let end = heads
+                .get(i + 1..)
+                .and_then(|rest| rest.iter().find(|n| n.level <= h.level))
+                .map(|n| n.range.start)
+                .unwrap_or(body.len());
+            Section {
+                title: crate::model::check::SectionTitle::new(h.title),
+                line: narrow(h.line + check.body_line),
+                start: narrow(h.range.end),
+                end: narrow(end.max(h.range.end)),
+            }
+        })
+        .collect();
+    let mut sources = Vec::new();
+    let mut marker_line = 0;
+    if let Some(sec) = sections.iter().find(|s| s.title == source_rules.section) {
+        let range = sec.content();
+        let text = body.get(range.clone()).unwrap_or("");
+        let first_line = check.body_line
+            + body
+                .get(..range.start)
+                .map_or(0, |b| b.matches('\n').count());
+        let outline =
+            markdown::outline_without_tables(text, first_line, &check.file, ids, Some(&check.id));
+        sources = outline
+            .external_links
+            .into_iter()
+            .map(|x| Source {
+                label: x.label.into(),
+                url: x.url.into(),
+                line: narrow(x.line),
+            })
+            .collect();
+        if let Some(re) = source_rules.house_practice {
+            if let Some(l) = house_practice_line(text, 0..text.len(), &outline.code_blocks, re) {
+                marker_line = narrow(l + first_line);
+            }
+        }
+    }
+    // The pass criteria are part of the catalogue's semantic fingerprint, which audit
+    // reports carry: read them from their section alone.
+    let mut criteria = Vec::new();
+    if let Some(pc) = sections.iter().find(|s| s.title == PASS_CRITERIA) {
+        let range = pc.content();
+        let text = body.get(range.clone()).unwrap_or("");
+        let first_line = check.body_line
+            + body
+                .get(..range.start)
+                .map_or(0, |b| b.matches('\n').count());
+        let outline =
+            markdown::outline_without_tables(text, first_line, &check.file, ids, Some(&check.id));
+        criteria = outline
+            .task_items
+            .into_iter()
+            .map(|t| Criterion {
+                text: t.text.as_str().into(),
+                checked: t.checked,
+                line: narrow(t.line),
+            })
+            .collect();
+    }
+    check.sections = sections.into_boxed_slice();
+    check.pass_criteria = criteria.into_boxed_slice();
+    check.sources = sources.into_boxed_slice();
+    check.house_practice_line = marker_line;
+}
+
 /// The first line of `range` in `body` (as a 0-based count of lines before it) that matches
 /// the house-practice marker once a list or quote marker is removed; lines in code blocks are
 /// examples and never count.

@@ -337,6 +337,45 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
     }
     diags.extend(validate_require_sources(config, text));
     diags.extend(validate_scoring(config, text));
+    diags.extend(validate_allow(config, text));
+    diags
+}
+
+/// Each `lint.allow` entry names what it accepts (an id or a file) and, if it lapses, a real
+/// day; an entry that names neither would accept nothing, or everything.
+fn validate_allow(config: &Config, text: &str) -> Vec<Diagnostic> {
+    let Some(lint) = &config.lint else {
+        return Vec::new();
+    };
+    let lines = super::yaml_lines::key_lines(text);
+    let mut diags = Vec::new();
+    for (i, a) in lint.allow.iter().enumerate() {
+        let line = super::yaml_lines::line_of(&lines, &format!("lint.allow[{i}]")).unwrap_or(1);
+        let mut bad = |message: String| {
+            diags.push(
+                Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
+                    .help(codes::CONFIG_BAD_VALUE.help)
+                    .file(FILE_NAME)
+                    .line(line),
+            )
+        };
+        if a.id.is_none() && a.file.is_none() {
+            bad(format!(
+                "the `lint.allow` entry for {} names neither an `id` nor a `file`; it accepts nothing",
+                a.code
+            ));
+        }
+        if let Some(u) = a
+            .until
+            .as_deref()
+            .filter(|u| !crate::model::date::is_calendar_date(u))
+        {
+            bad(format!(
+                "`until: {u}` in the `lint.allow` entry for {} is not a calendar date (YYYY-MM-DD)",
+                a.code
+            ));
+        }
+    }
     diags
 }
 

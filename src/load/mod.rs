@@ -12,6 +12,7 @@ pub mod link_dest;
 pub mod manifest;
 pub mod markdown;
 pub mod rules;
+pub mod sections;
 pub mod text;
 pub mod yaml_depth;
 pub mod yaml_lines;
@@ -70,13 +71,46 @@ pub struct Options {
     /// never read bodies (lint, verify) load without: the model of a large catalogue is then
     /// a fraction of its size, and a finding's source line is read again from the file.
     pub keep_check_texts: bool,
+    /// How much of each check body is read.
+    pub bodies: Bodies,
+    /// Read the rules (rule files and the tables of declared documents) and the documents
+    /// `catalogue.yaml` declares. Commands about checks alone (audit, list) skip them.
+    pub documents: bool,
+}
+
+/// How much of a check body loading reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bodies {
+    /// The whole Markdown outline: sections, criteria, references, links, sources.
+    Outline,
+    /// Only the level-2 sections and the sources section's links (`check::attach_sections`):
+    /// what applicability, audit, list and stats read, at a fraction of the cost.
+    Sections,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             keep_check_texts: true,
+            bodies: Bodies::Outline,
+            documents: true,
         }
+    }
+}
+
+/// Read a check body as much as `options` asks.
+fn attach(
+    c: &mut crate::model::Check,
+    ids: &IdRules<'_>,
+    source_rules: &check::SourceRules<'_>,
+    options: Options,
+) {
+    match options.bodies {
+        Bodies::Outline => check::attach_body(c, ids, source_rules),
+        Bodies::Sections => check::attach_sections(c, ids, source_rules),
+    }
+    if !options.keep_check_texts {
+        c.source.release();
     }
 }
 
@@ -268,17 +302,19 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         bases: &bases,
     };
     if body_rules.is_none() {
-        checks.par_iter_mut().for_each(|c| {
-            check::attach_body(c, &ids, &source_rules);
-            if !options.keep_check_texts {
-                c.source.release();
-            }
-        });
+        checks
+            .par_iter_mut()
+            .for_each(|c| attach(c, &ids, &source_rules, options));
     }
 
     let mut documents = Vec::new();
     let mut document_diagnostics = Vec::new();
-    for path in docs::declared(&config) {
+    let wanted = if options.documents {
+        docs::declared(&config)
+    } else {
+        Vec::new()
+    };
+    for path in wanted {
         match docs::load(root, &fence, &path, &ids) {
             Ok((d, notes)) => {
                 document_diagnostics.extend(notes);
@@ -306,7 +342,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
             .and_then(|r| r.dir.as_deref())
             .unwrap_or("rules"),
     );
-    if rules_dir.is_dir() {
+    if options.documents && rules_dir.is_dir() {
         match list_markdown(&rules_dir) {
             Ok(files) => {
                 for name in files {
@@ -474,10 +510,7 @@ fn load_check_file(
     match check::load(&shown, &text, vocab) {
         Ok(mut c) => {
             if let Some((rules, source_rules)) = body_rules {
-                check::attach_body(&mut c, rules, source_rules);
-                if !options.keep_check_texts {
-                    c.source.release();
-                }
+                attach(&mut c, rules, source_rules, options);
             }
             (Some(c), out)
         }

@@ -337,10 +337,17 @@ pub struct LintConfig {
 pub struct AllowDecl {
     /// The accepted finding's code.
     pub code: String,
-    /// The id the finding is about.
-    pub id: String,
+    /// The id the finding is about (this or `file`).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The file the finding is in, relative to the catalogue root (this or `id`).
+    #[serde(default)]
+    pub file: Option<String>,
     /// Why it is accepted.
     pub reason: String,
+    /// The last day the acceptance holds (`YYYY-MM-DD`); after it the entry is an error.
+    #[serde(default)]
+    pub until: Option<String>,
 }
 
 impl Config {

@@ -96,15 +96,26 @@ fn subject<'a>(d: &'a Diagnostic, successors: &'a Successors) -> &'a str {
     }
 }
 
-/// SARIF 2.1.0: one rule per registered code, one result per diagnostic.
-pub fn sarif(diags: &[Diagnostic], prefix: &str, successors: &Successors) -> String {
+/// SARIF 2.1.0: one rule per registered code, one result per diagnostic; findings the
+/// ledger accepted follow as results with a `suppressions` entry carrying the reason.
+pub fn sarif(
+    diags: &[Diagnostic],
+    suppressed: &[crate::session::Suppressed],
+    prefix: &str,
+    successors: &Successors,
+) -> String {
     let rules: Vec<Value> = codes::CODES.iter().map(|c| descriptor(c)).collect();
     // Identical (code, file, subject) triples are told apart by their order of appearance,
     // which is deterministic because diagnostics are sorted by a total key.
     let mut seen: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    let accepted = suppressed
+        .iter()
+        .map(|s| (&s.diagnostic, Some(s.reason.as_str())));
     let results: Vec<Value> = diags
         .iter()
-        .map(|d| {
+        .map(|d| (d, None))
+        .chain(accepted)
+        .map(|(d, reason): (&Diagnostic, Option<&str>)| {
             let mut text = d.message.clone();
             if let Some(h) = &d.help {
                 text.push_str("\nhelp: ");
@@ -158,6 +169,9 @@ pub fn sarif(diags: &[Diagnostic], prefix: &str, successors: &Successors) -> Str
             }
             if !props.is_empty() {
                 r["properties"] = props.into();
+            }
+            if let Some(reason) = reason {
+                r["suppressions"] = json!([{"kind": "external", "justification": reason}]);
             }
             r
         })

@@ -1,0 +1,183 @@
+//! The one pipeline every command, the tests and the language server share: load what a
+//! command needs, build the graph once, run the requested stages once, apply the suppression
+//! ledger once and normalise once.
+
+pub mod ledger;
+
+use crate::diag::{self, Diagnostic};
+use crate::graph::Graph;
+use crate::load::{self, Bodies, Fatal, Loaded, Options};
+use crate::model::Catalogue;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+pub use ledger::Suppressed;
+
+/// What a command reads of the catalogue. Reading less is what makes the frequent commands
+/// cheap: a check's Markdown outline is most of the cost of loading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs {
+    bodies: Bodies,
+    documents: bool,
+    texts: bool,
+}
+
+impl Needs {
+    /// Frontmatter and the named sections of each check (applicability, audit, list, stats,
+    /// schema): no links or references. Rules are read, since the catalogue's semantic
+    /// fingerprint (which an audit report carries) covers them.
+    pub const FRONTMATTER: Needs = Needs {
+        bodies: Bodies::Sections,
+        documents: true,
+        texts: true,
+    };
+    /// Whole bodies, rules and documents, with every check's text kept (show, site, graph).
+    pub const BODIES: Needs = Needs {
+        bodies: Bodies::Outline,
+        documents: true,
+        texts: true,
+    };
+    /// Whole bodies, rules and documents for judging them (lint, verify): check texts are
+    /// released after reading and read again only to show a finding's line.
+    pub const FINDINGS: Needs = Needs {
+        bodies: Bodies::Outline,
+        documents: true,
+        texts: false,
+    };
+
+    fn options(self) -> Options {
+        Options {
+            keep_check_texts: self.texts,
+            bodies: self.bodies,
+            documents: self.documents,
+        }
+    }
+}
+
+/// Which stages `Session::findings` runs. Loading always ran; its findings are part of
+/// every set (a document that cannot be read fails verify, a CRLF file is a lint warning).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stages {
+    pub lint: bool,
+    pub verify: bool,
+}
+
+impl Stages {
+    pub const LINT: Stages = Stages {
+        lint: true,
+        verify: false,
+    };
+    pub const VERIFY: Stages = Stages {
+        lint: false,
+        verify: true,
+    };
+    pub const ALL: Stages = Stages {
+        lint: true,
+        verify: true,
+    };
+}
+
+/// The findings of a run: those shown and those the ledger accepted (SARIF reports the
+/// latter as suppressed, never drops them).
+#[derive(Debug, Default)]
+pub struct Findings {
+    pub shown: Vec<Diagnostic>,
+    pub suppressed: Vec<Suppressed>,
+}
+
+pub struct Session {
+    loaded: Loaded,
+    graph: OnceLock<Graph>,
+    templates: Option<PathBuf>,
+    today: String,
+}
+
+impl Session {
+    /// Load the catalogue at `root`, reading what `needs` says.
+    pub fn load(root: &Path, needs: Needs) -> Result<Session, Fatal> {
+        Ok(Session::from_loaded(load::load_with(
+            root,
+            needs.options(),
+        )?))
+    }
+
+    /// A session over a catalogue loaded elsewhere (a test's, an editor's buffers).
+    pub fn from_loaded(loaded: Loaded) -> Session {
+        Session {
+            loaded,
+            graph: OnceLock::new(),
+            templates: None,
+            today: crate::model::date::today(),
+        }
+    }
+
+    /// Templates to render generated regions with, instead of the built-in ones.
+    pub fn with_templates(mut self, dir: Option<PathBuf>) -> Session {
+        self.templates = dir;
+        self
+    }
+
+    /// The day the ledger's `until:` dates are held against (default today, UTC).
+    pub fn as_of(mut self, day: &str) -> Session {
+        self.today = day.to_string();
+        self
+    }
+
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.loaded.catalogue
+    }
+
+    pub fn loaded(&self) -> &Loaded {
+        &self.loaded
+    }
+
+    /// The graph, built on first use.
+    pub fn graph(&self) -> &Graph {
+        self.graph
+            .get_or_init(|| Graph::build(&self.loaded.catalogue))
+    }
+
+    /// What loading found (unfiltered, before the ledger): for data commands that print their
+    /// data and warn about the catalogue on stderr.
+    pub fn load_findings(&self) -> &[Diagnostic] {
+        &self.loaded.diagnostics
+    }
+
+    /// Run `stages` over the loaded catalogue, apply the ledger and normalise.
+    pub fn findings(&self, stages: Stages) -> Result<Findings, String> {
+        let cat = &self.loaded.catalogue;
+        let mut found: Vec<Diagnostic> = if stages.lint {
+            self.loaded.diagnostics.clone()
+        } else {
+            // Verify alone reports what loading found about the documents it reads (a
+            // refused or unreadable document fails verify, never passes it silently).
+            let docs = load::docs::declared(&cat.config);
+            self.loaded
+                .diagnostics
+                .iter()
+                .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)))
+                .chain(&self.loaded.document_diagnostics)
+                .cloned()
+                .collect()
+        };
+        if stages.lint {
+            found.extend(crate::lint::run(cat, self.graph()));
+        }
+        if stages.verify {
+            let templates = crate::render::templates::Templates::new(self.templates.as_deref())?;
+            found.extend(crate::claims::verify(cat, self.graph(), &templates));
+        }
+        diag::normalise(&mut found);
+        let coverage = if stages.lint && stages.verify {
+            ledger::Coverage::Complete
+        } else {
+            ledger::Coverage::Partial
+        };
+        let mut applied = ledger::apply(cat, found, &self.today, coverage);
+        diag::normalise(&mut applied.shown);
+        Ok(Findings {
+            shown: applied.shown,
+            suppressed: applied.suppressed,
+        })
+    }
+}
