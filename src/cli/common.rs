@@ -142,8 +142,22 @@ pub fn report(
     fmt: &str,
     extra: serde_json::Map<String, serde_json::Value>,
 ) -> Result<u8, Failure> {
+    report_at(cli, command, diags, loaded, fmt, extra, &prefix(cli))
+}
+
+/// `report` with the files of the findings shown under `prefix` (a claims file's folder
+/// rather than the catalogue root).
+pub fn report_at(
+    cli: &Cli,
+    command: &str,
+    diags: Vec<Diagnostic>,
+    loaded: &Loaded,
+    fmt: &str,
+    extra: serde_json::Map<String, serde_json::Value>,
+    prefix: &str,
+) -> Result<u8, Failure> {
     let summary = Summary::of(&diags);
-    let prefix = prefix(cli);
+    let prefix = prefix.to_string();
     let text = match fmt {
         "json" => diagnostics::json(&diags, extra),
         "github" => diagnostics::github(&visible(cli, &diags), &prefix),
