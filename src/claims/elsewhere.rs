@@ -72,7 +72,10 @@ fn source_missing(e: &Elsewhere) -> Vec<Diagnostic> {
         out.push(
             Diagnostic::new(
                 &codes::CLAIMS_SOURCE_MISSING,
-                format!("`{}` declares {what}, but no catalogue was given; they are not checked", e.file),
+                format!(
+                    "`{}` declares {what}, but no catalogue was given; they are not checked",
+                    e.file
+                ),
             )
             .file(e.file.clone())
             .line(line)
@@ -111,7 +114,10 @@ fn rule_tables(e: &Elsewhere) -> Vec<Diagnostic> {
             out.push(
                 at(
                     &codes::ELSEWHERE_RULE_UNKNOWN,
-                    format!("the table names rule `{}`, which the catalogue does not have", t.id),
+                    format!(
+                        "the table names rule `{}`, which the catalogue does not have",
+                        t.id
+                    ),
                 )
                 .help(codes::ELSEWHERE_RULE_UNKNOWN.help),
             );
@@ -266,7 +272,8 @@ pub fn drop_base_link_findings(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
         })
         .collect();
     diags.retain(|d| {
-        let link = d.code == codes::LINK_TARGET_MISSING.code || d.code == codes::LINK_FRAGMENT_MISSING.code;
+        let link = d.code == codes::LINK_TARGET_MISSING.code
+            || d.code == codes::LINK_FRAGMENT_MISSING.code;
         !(link
             && d.file.as_ref().is_some_and(|f| {
                 at.contains(&(f.clone(), d.line.unwrap_or(0), d.column.unwrap_or(0)))

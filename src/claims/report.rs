@@ -163,10 +163,16 @@ fn parse(src: &str) -> Result<Query, String> {
     };
     if let Some(r) = body.strip_prefix("count") {
         let name = inner(r).ok_or_else(|| {
-            format!("`{text}`: write count(audit.NAME), NAME one of {}", COUNTS.join(", "))
+            format!(
+                "`{text}`: write count(audit.NAME), NAME one of {}",
+                COUNTS.join(", ")
+            )
         })?;
         let key = known(COUNTS, name).ok_or_else(|| {
-            format!("`{text}`: the report has no count `{name}`; counts are {}", COUNTS.join(", "))
+            format!(
+                "`{text}`: the report has no count `{name}`; counts are {}",
+                COUNTS.join(", ")
+            )
         })?;
         return Ok(Query::Count(bound, key));
     }
@@ -175,10 +181,16 @@ fn parse(src: &str) -> Result<Query, String> {
             return Err(not_a_number());
         }
         let name = inner(r).ok_or_else(|| {
-            format!("`{text}`: write ids(audit.LIST), LIST one of {}", ID_LISTS.join(", "))
+            format!(
+                "`{text}`: write ids(audit.LIST), LIST one of {}",
+                ID_LISTS.join(", ")
+            )
         })?;
         let key = known(ID_LISTS, name).ok_or_else(|| {
-            format!("`{text}`: the report has no id list `{name}`; lists are {}", ID_LISTS.join(", "))
+            format!(
+                "`{text}`: the report has no id list `{name}`; lists are {}",
+                ID_LISTS.join(", ")
+            )
         })?;
         return Ok(Query::Ids(key));
     }
@@ -195,7 +207,13 @@ fn parse(src: &str) -> Result<Query, String> {
 }
 
 /// Every finding of the report claims of a claims file.
-pub fn check(cat: &Catalogue, claims: &[ClaimDecl], facts: &Facts, file: &str, text: &str) -> Vec<Diagnostic> {
+pub fn check(
+    cat: &Catalogue,
+    claims: &[ClaimDecl],
+    facts: &Facts,
+    file: &str,
+    text: &str,
+) -> Vec<Diagnostic> {
     claims
         .iter()
         .flat_map(|c| check_one(cat, c, facts, file, text))
@@ -209,17 +227,30 @@ fn config_error(claim: &ClaimDecl, file: &str, text: &str, msg: String) -> Diagn
         .position(|l| l.contains(&needle))
         .map(|i| i + 1)
         .unwrap_or(1);
-    Diagnostic::new(&codes::CLAIM_INVALID, format!("claim `{}`: {msg}", claim.name))
-        .file(file)
-        .line(line)
-        .help(codes::CLAIM_INVALID.help)
+    Diagnostic::new(
+        &codes::CLAIM_INVALID,
+        format!("claim `{}`: {msg}", claim.name),
+    )
+    .file(file)
+    .line(line)
+    .help(codes::CLAIM_INVALID.help)
 }
 
-fn check_one(cat: &Catalogue, claim: &ClaimDecl, facts: &Facts, file: &str, ytext: &str) -> Vec<Diagnostic> {
+fn check_one(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    facts: &Facts,
+    file: &str,
+    ytext: &str,
+) -> Vec<Diagnostic> {
     let bad = |msg: String| config_error(claim, file, ytext, msg);
     let pattern = match Regex::new(&claim.pattern) {
         Ok(p) => p,
-        Err(e) => return vec![bad(format!("the pattern is not a valid regular expression: {e}"))],
+        Err(e) => {
+            return vec![bad(format!(
+                "the pattern is not a valid regular expression: {e}"
+            ))]
+        }
     };
     let groups: BTreeSet<&str> = pattern.capture_names().flatten().collect();
     let mut errors = Vec::new();
@@ -252,21 +283,30 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, facts: &Facts, file: &str, ytex
     if !errors.is_empty() {
         return errors;
     }
-    let (range, heading_line) = match &claim.section {
-        None => (0..doc.text.len(), 1),
-        Some(title) => match doc.section(title) {
-            Some((idx, range)) => (range, doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1)),
-            None => {
-                return vec![Diagnostic::new(
+    let (range, heading_line) =
+        match &claim.section {
+            None => (0..doc.text.len(), 1),
+            Some(title) => match doc.section(title) {
+                Some((idx, range)) => (
+                    range,
+                    doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
+                ),
+                None => return vec![Diagnostic::new(
                     &codes::CLAIM_SECTION_MISSING,
-                    format!("claim `{}`: `{}` has no heading \"{title}\", so the claim goes unchecked", claim.name, claim.doc),
+                    format!(
+                        "claim `{}`: `{}` has no heading \"{title}\", so the claim goes unchecked",
+                        claim.name, claim.doc
+                    ),
                 )
                 .file(file)
-                .line(config_error(claim, file, ytext, String::new()).line.unwrap_or(1))
-                .help(codes::CLAIM_SECTION_MISSING.help)]
-            }
-        },
-    };
+                .line(
+                    config_error(claim, file, ytext, String::new())
+                        .line
+                        .unwrap_or(1),
+                )
+                .help(codes::CLAIM_SECTION_MISSING.help)],
+            },
+        };
     let text = &doc.text;
     let index = LineIndex::new(text);
     let section = text.get(range.clone()).unwrap_or("");
@@ -280,13 +320,18 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, facts: &Facts, file: &str, ytex
             let abs = range.start + m.start();
             let (line, col) = index.position(text, abs);
             let here = |code: &'static Code, msg: String| {
-                Diagnostic::new(code, format!("claim `{}`, group `{group}`: {msg}", claim.name))
-                    .file(claim.doc.clone())
-                    .at(line, col)
-                    .width(m.as_str().chars().count())
+                Diagnostic::new(
+                    code,
+                    format!("claim `{}`, group `{group}`: {msg}", claim.name),
+                )
+                .file(claim.doc.clone())
+                .at(line, col)
+                .width(m.as_str().chars().count())
             };
             let written = section.get(m.range()).unwrap_or("");
-            out.extend(judge(q, src, written, facts, &here, &|off| index.position(text, abs + off)));
+            out.extend(judge(q, src, written, facts, &here, &|off| {
+                index.position(text, abs + off)
+            }));
         }
     }
     if !matched {
@@ -305,7 +350,14 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, facts: &Facts, file: &str, ytex
 
 type Here<'a> = dyn Fn(&'static Code, String) -> Diagnostic + 'a;
 
-fn judge(q: &Query, src: &str, written: &str, f: &Facts, here: &Here<'_>, at: &dyn Fn(usize) -> (usize, usize)) -> Vec<Diagnostic> {
+fn judge(
+    q: &Query,
+    src: &str,
+    written: &str,
+    f: &Facts,
+    here: &Here<'_>,
+    at: &dyn Fn(usize) -> (usize, usize),
+) -> Vec<Diagnostic> {
     let report = &f.file;
     let number = |expected: u64, bound: Bound, what: &str| -> Option<Diagnostic> {
         match numbers::read(written) {
@@ -381,7 +433,12 @@ fn judge(q: &Query, src: &str, written: &str, f: &Facts, here: &Here<'_>, at: &d
 
 /// "63 pass, 1 fail, 3 partial" / "63 bestanden, 1 nicht bestanden und 3 teilweise": each
 /// piece a number and a status word, each held to the report's count.
-fn statuses(written: &str, f: &Facts, group: &Here<'_>, at: &dyn Fn(usize) -> (usize, usize)) -> Vec<Diagnostic> {
+fn statuses(
+    written: &str,
+    f: &Facts,
+    group: &Here<'_>,
+    at: &dyn Fn(usize) -> (usize, usize),
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (off, piece) in pieces(written) {
         let (line, col) = at(off);
@@ -390,8 +447,17 @@ fn statuses(written: &str, f: &Facts, group: &Here<'_>, at: &dyn Fn(usize) -> (u
         };
         let (num, word) = piece.split_once(char::is_whitespace).unwrap_or((piece, ""));
         let w = fold(word);
-        let Some((status, _)) = STATUS_WORDS.iter().find(|(_, words)| words.contains(&w.as_str())) else {
-            out.push(here(&codes::REPORT_WORD_UNKNOWN, format!("`{}` is not a status auditbook knows", word.trim())).help(codes::REPORT_WORD_UNKNOWN.help));
+        let Some((status, _)) = STATUS_WORDS
+            .iter()
+            .find(|(_, words)| words.contains(&w.as_str()))
+        else {
+            out.push(
+                here(
+                    &codes::REPORT_WORD_UNKNOWN,
+                    format!("`{}` is not a status auditbook knows", word.trim()),
+                )
+                .help(codes::REPORT_WORD_UNKNOWN.help),
+            );
             continue;
         };
         let expected = f.counts.get(*status).copied().unwrap_or(0);
@@ -447,11 +513,13 @@ fn ids_in(s: &str) -> Vec<(String, usize)> {
 
 /// Lower case, emphasis and spacing normalised: `**Nicht  bestanden**` reads `nicht bestanden`.
 fn fold(s: &str) -> String {
-    s.trim_matches(|c: char| matches!(c, '*' | '_' | '`' | '~' | '.' | ':' | '(' | ')') || c.is_whitespace())
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    s.trim_matches(|c: char| {
+        matches!(c, '*' | '_' | '`' | '~' | '.' | ':' | '(' | ')') || c.is_whitespace()
+    })
+    .split_whitespace()
+    .collect::<Vec<_>>()
+    .join(" ")
+    .to_lowercase()
 }
 
 #[cfg(test)]
@@ -460,13 +528,26 @@ mod tests {
 
     #[test]
     fn report_queries_parse_and_refuse() {
-        assert_eq!(parse("count(audit.pass)"), Ok(Query::Count(Bound::Eq, "pass")));
-        assert_eq!(parse("<= count( audit.findings )"), Ok(Query::Count(Bound::Le, "findings")));
+        assert_eq!(
+            parse("count(audit.pass)"),
+            Ok(Query::Count(Bound::Eq, "pass"))
+        );
+        assert_eq!(
+            parse("<= count( audit.findings )"),
+            Ok(Query::Count(Bound::Le, "findings"))
+        );
         assert_eq!(parse("audit.score"), Ok(Query::Score(Bound::Eq)));
         assert_eq!(parse(">= audit.score"), Ok(Query::Score(Bound::Ge)));
         assert_eq!(parse("ids(audit.blocking)"), Ok(Query::Ids("blocking")));
         assert_eq!(parse("audit.statuses"), Ok(Query::Statuses));
-        for bad in ["count(audit.passed)", "count(pass)", "audit.scor", "<= audit.verdict", "ids(audit.pass)", "<= ids(audit.findings)"] {
+        for bad in [
+            "count(audit.passed)",
+            "count(pass)",
+            "audit.scor",
+            "<= audit.verdict",
+            "ids(audit.pass)",
+            "<= ids(audit.findings)",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }
@@ -475,7 +556,14 @@ mod tests {
     fn pieces_keep_offsets() {
         let s = "63 bestanden, 1 nicht bestanden und 3 teilweise";
         let p = pieces(s);
-        assert_eq!(p, vec![(0, "63 bestanden"), (14, "1 nicht bestanden"), (36, "3 teilweise")]);
+        assert_eq!(
+            p,
+            vec![
+                (0, "63 bestanden"),
+                (14, "1 nicht bestanden"),
+                (36, "3 teilweise")
+            ]
+        );
         for (off, t) in p {
             assert_eq!(&s[off..off + t.len()], t);
         }
@@ -483,9 +571,19 @@ mod tests {
 
     #[test]
     fn words_in_both_languages() {
-        for (w, s) in [("bestanden", "pass"), ("**Nicht  bestanden**", "fail"), ("teilweise", "partial"), ("nicht geprüft", "not_verified"), ("partial", "partial"), ("n/a", "n/a")] {
+        for (w, s) in [
+            ("bestanden", "pass"),
+            ("**Nicht  bestanden**", "fail"),
+            ("teilweise", "partial"),
+            ("nicht geprüft", "not_verified"),
+            ("partial", "partial"),
+            ("n/a", "n/a"),
+        ] {
             let f = fold(w);
-            let found = STATUS_WORDS.iter().find(|(_, ws)| ws.contains(&f.as_str())).map(|(k, _)| *k);
+            let found = STATUS_WORDS
+                .iter()
+                .find(|(_, ws)| ws.contains(&f.as_str()))
+                .map(|(k, _)| *k);
             assert_eq!(found, Some(s), "{w}");
         }
         assert!(STATUS_WORDS.iter().all(|(_, ws)| !ws.contains(&"bestandn")));

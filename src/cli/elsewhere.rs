@@ -65,9 +65,13 @@ fn findings(cli: &Cli, e: &Elsewhere) -> Result<Vec<Diagnostic>, Failure> {
         diags.extend(shared);
     }
     diags.extend(own);
+    let sync = format!("run `auditbook sync --claims {}`", e.file);
     Ok(diags
         .into_iter()
-        .map(|d| claims_file::in_claims_file(d, &e.file))
+        .map(|mut d| {
+            d.help = d.help.map(|h| h.replacen("run `auditbook sync`", &sync, 1));
+            claims_file::in_claims_file(d, &e.file)
+        })
         .collect())
 }
 
@@ -79,7 +83,7 @@ pub fn verify(cli: &Cli, claims: &Path, report_path: Option<&Path>) -> Result<u8
     match report_path {
         Some(path) => match crate::load::audit_report::read(path) {
             Ok(mut facts) => {
-                facts.file = relative_to(&dir, path);
+                facts.file = path.display().to_string();
                 diags.extend(report::check(
                     &e.loaded.catalogue,
                     &e.report_claims,

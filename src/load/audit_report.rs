@@ -101,7 +101,10 @@ pub fn read(path: &Path) -> Result<Facts, Diagnostic> {
     let ids_of = |v: Vec<WithId>| v.into_iter().map(|w| w.id).collect::<BTreeSet<_>>();
     let ids = BTreeMap::from([
         ("findings".to_string(), ids_of(raw.findings)),
-        ("advisory_findings".to_string(), ids_of(raw.advisory_findings)),
+        (
+            "advisory_findings".to_string(),
+            ids_of(raw.advisory_findings),
+        ),
         ("blocking".to_string(), ids_of(raw.blocking)),
         ("not_verified".to_string(), ids_of(raw.not_verified)),
     ]);

@@ -268,8 +268,7 @@ pub fn needs_catalogue_at(e: &Elsewhere) -> Option<(usize, &'static str)> {
     if !e.loaded.catalogue.config.claims.is_empty() {
         return Some((key_line(&e.text, "claims"), "claims over the catalogue"));
     }
-    if e
-        .loaded
+    if e.loaded
         .catalogue
         .config
         .rules
