@@ -101,7 +101,7 @@ fn codes(v: &Value) -> Vec<String> {
 #[test]
 fn the_skill_verifies_clean_against_the_root_and_its_snapshot_alike() {
     let r = repos();
-    let (root, code) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (root, code) = r.verify(Some(r.f.root()));
     assert_eq!(code, 0, "{root:#}");
     assert_eq!(root["diagnostics"], serde_json::json!([]), "{root:#}");
     assert_eq!(root["summary"]["claims"], 2);
@@ -120,7 +120,7 @@ fn a_check_demoted_to_advisory_is_caught_from_the_other_side() {
         "adoption: enforced",
         "adoption: advisory",
     );
-    let (root, code) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (root, code) = r.verify(Some(r.f.root()));
     assert_eq!(code, 1);
     let found = loud(&root);
     assert!(
@@ -149,7 +149,7 @@ fn a_retired_check_is_caught_from_the_other_side() {
         .output()
         .unwrap();
     common::success(&out, "retire");
-    let (root, code) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (root, code) = r.verify(Some(r.f.root()));
     assert_eq!(code, 1);
     let c = codes(&root);
     for want in ["AB212", "AB613", "AB618", "AB601"] {
@@ -235,7 +235,7 @@ fn what_a_snapshot_cannot_answer_is_a_finding_never_a_pass() {
         link,
         &link.replace(".md)", ".md#pass-criteria)"),
     );
-    let (root, code) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (root, code) = r.verify(Some(r.f.root()));
     assert_eq!((codes(&root), code), (vec![], 0), "the heading exists");
     let (snap, code) = r.verify(Some(&r.snapshot()));
     assert_eq!(code, 0, "a warning");
@@ -245,7 +245,7 @@ fn what_a_snapshot_cannot_answer_is_a_finding_never_a_pass() {
     );
     // A wrong fragment is caught against the root.
     r.edit("SKILL.md", "#pass-criteria", "#bestehenskriterien");
-    let (root, _) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (root, _) = r.verify(Some(r.f.root()));
     assert_eq!(codes(&root), ["AB215"]);
     // A snapshot of format 1 answers nothing, and says so.
     let old = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -275,7 +275,7 @@ fn catalogue_keys_in_a_claims_file_are_ignored_with_a_warning() {
         "docs: [ SKILL.md ]",
         "docs: [ SKILL.md ]\ncategories:\n  - {prefix: FID, name: Datentreue}",
     );
-    let (v, code) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (v, code) = r.verify(Some(r.f.root()));
     assert_eq!(code, 0);
     assert_eq!(
         loud(&v),
@@ -292,7 +292,7 @@ fn claims_file_errors_point_at_the_claims_file() {
         "docs: [ SKILL.md ]",
         "docs: [ SKILL.md, ../catalogue/README.md ]\ndoks: []",
     );
-    let (v, code) = r.verify(Some(&r.f.root().to_path_buf()));
+    let (v, code) = r.verify(Some(r.f.root()));
     assert_eq!(code, 1);
     let found = loud(&v);
     assert!(
