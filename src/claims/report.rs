@@ -283,15 +283,15 @@ fn check_one(
     if !errors.is_empty() {
         return errors;
     }
-    let (range, heading_line) =
-        match &claim.section {
-            None => (0..doc.text.len(), 1),
-            Some(title) => match doc.section(title) {
-                Some((idx, range)) => (
-                    range,
-                    doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
-                ),
-                None => return vec![Diagnostic::new(
+    let (range, heading_line) = match &claim.section {
+        None => (0..doc.text.len(), 1),
+        Some(title) => match doc.section(title) {
+            Some((idx, range)) => (
+                range,
+                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
+            ),
+            None => {
+                return vec![Diagnostic::new(
                     &codes::CLAIM_SECTION_MISSING,
                     format!(
                         "claim `{}`: `{}` has no heading \"{title}\", so the claim goes unchecked",
@@ -304,9 +304,10 @@ fn check_one(
                         .line
                         .unwrap_or(1),
                 )
-                .help(codes::CLAIM_SECTION_MISSING.help)],
-            },
-        };
+                .help(codes::CLAIM_SECTION_MISSING.help)]
+            }
+        },
+    };
     let text = &doc.text;
     let index = LineIndex::new(text);
     let section = text.get(range.clone()).unwrap_or("");
