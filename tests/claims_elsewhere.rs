@@ -392,6 +392,13 @@ fn a_planted_wrong_number_is_caught_in_either_language() {
         ("85 von 100", "80 von 100", ("AB613", 17)),
         ("3 partial", "3 teilweise passend", ("AB646", 9)),
         ("SEC-021 and SDK-002", "SEC-021 and OPS-009", ("AB618", 12)),
+        (
+            "found it production-ready",
+            "found it not production-ready",
+            ("AB645", 8),
+        ),
+        // Reworded: the claim would go unchecked, so it is a finding at the section.
+        ("Score 85/100", "85 points of 100", ("AB612", 6)),
     ] {
         let (dir, _) = server();
         edit_in(dir.path(), "SECURITY.md", from, to);
