@@ -3,7 +3,7 @@
 //! retired ids, rule mappings), so a typo fix in prose does not make two audits incomparable.
 
 use crate::dsl::Schema;
-use crate::model::config::RetiredDecl;
+use crate::model::config::{BaselineConfig, CategoryDecl, RetiredDecl};
 use crate::model::Catalogue;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -46,6 +46,15 @@ pub struct CheckRecord {
     pub pass_criteria: Vec<String>,
     /// sha256 of the body text.
     pub body_digest: String,
+    /// The check file, relative to the catalogue root (format 2): where a document's link to
+    /// the check must lead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// `pdf_ref` and `spec_ref` (format 2), so `where` expressions over them are answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdf_ref: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_ref: Option<String>,
 }
 
 impl CheckRecord {
@@ -65,6 +74,9 @@ impl CheckRecord {
                 .map(|p| p.text.split_whitespace().collect::<Vec<_>>().join(" "))
                 .collect(),
             body_digest: sha256(c.body().as_bytes()),
+            file: Some(c.file.to_string()),
+            pdf_ref: c.pdf_ref().map(String::from),
+            spec_ref: c.spec_ref().map(String::from),
         }
     }
 
@@ -104,7 +116,45 @@ pub struct Snapshot {
     pub checks: Vec<CheckRecord>,
     pub retired: Vec<RetiredDecl>,
     pub rules: Vec<RuleRecord>,
+    /// What documents in other repositories need to be verified against this snapshot
+    /// (format 2); a format-1 snapshot has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarations: Option<Declarations>,
 }
+
+/// The parts of `catalogue.yaml` that claims, rule tables and generated regions read: which
+/// words are categories and ids, how links to checks are written, what `where` may select.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Declarations {
+    pub categories: Vec<CategoryDecl>,
+    pub id_pattern: String,
+    pub checks_dir: String,
+    pub spec_baselines: BaselineConfig,
+    pub blocking_severities: Vec<String>,
+    pub require_coverage: Vec<String>,
+    pub link_bases: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retired_mentions: Option<String>,
+}
+
+impl Declarations {
+    pub fn of(cat: &Catalogue) -> Declarations {
+        let c = &cat.config;
+        Declarations {
+            categories: c.categories.clone(),
+            id_pattern: c.id_pattern().to_string(),
+            checks_dir: c.checks_dir().to_string(),
+            spec_baselines: c.baselines(),
+            blocking_severities: c.blocking_severities(),
+            require_coverage: c.require_coverage.clone(),
+            link_bases: c.link_bases(),
+            retired_mentions: c.lint.as_ref().and_then(|l| l.retired_mentions.clone()),
+        }
+    }
+}
+
+/// The snapshot format `take` writes; format 1 lacked check files and declarations.
+pub const FORMAT: u32 = 2;
 
 /// The retired ledger sorted by id, and the rules as records.
 fn ledger_and_rules(cat: &Catalogue) -> (Vec<RetiredDecl>, Vec<RuleRecord>) {
@@ -137,7 +187,7 @@ pub fn take(cat: &Catalogue) -> Snapshot {
         &rules,
     );
     Snapshot {
-        snapshot_format: 1,
+        snapshot_format: FORMAT,
         engine_version: env!("CARGO_PKG_VERSION").to_string(),
         name: cat.name().to_string(),
         version: cat.config.version.clone(),
@@ -147,6 +197,7 @@ pub fn take(cat: &Catalogue) -> Snapshot {
         checks,
         retired,
         rules,
+        declarations: Some(Declarations::of(cat)),
     }
 }
 

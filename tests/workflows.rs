@@ -55,6 +55,39 @@ fn every_workflow_is_valid_against_the_github_workflow_schema() {
     }
 }
 
+/// The copyable workflows under `docs/workflows/` (for repositories other than this one) are
+/// held to the same schema, and the drift workflow keeps its promises: one labelled issue,
+/// opened or updated on drift, closed when the drift is gone, from the action's snapshot.
+#[test]
+fn the_copyable_workflows_are_valid_and_manage_one_drift_issue() {
+    let dir = root().join("docs/workflows");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no workflow in {}", dir.display());
+    if let Err(e) = check("vendor.github-workflows", &files) {
+        panic!("workflow schema violations:\n{e}");
+    }
+    let text = std::fs::read_to_string(dir.join("claims-elsewhere.yml")).unwrap();
+    for needle in [
+        "schedule:",
+        "issues: write",
+        "snapshot-url:",
+        "steps.auditbook.outputs.snapshot",
+        "verify --claims",
+        "gh issue create",
+        "gh issue edit",
+        "gh issue close",
+    ] {
+        assert!(text.contains(needle), "claims-elsewhere.yml lacks {needle}");
+    }
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    assert!(action.contains("snapshot-url:") && action.contains("outputs.path"));
+}
+
 #[test]
 fn the_action_is_valid_against_the_github_action_schema() {
     let action = root().join("action.yml");

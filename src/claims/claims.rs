@@ -495,7 +495,7 @@ fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// Soft line breaks become spaces, byte for byte, so offsets stay those of the document.
-fn unwrap_soft_breaks(s: &str) -> String {
+pub(crate) fn unwrap_soft_breaks(s: &str) -> String {
     let lines: Vec<&str> = s.split('\n').collect();
     let mut out = String::with_capacity(s.len());
     for (i, l) in lines.iter().enumerate() {

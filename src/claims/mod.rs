@@ -5,9 +5,11 @@
 #[allow(clippy::module_inception)] // the declared claims, beside regions, queries and numbers
 pub mod claims;
 pub mod docs;
+pub mod elsewhere;
 pub mod numbers;
 pub mod query;
 pub mod regions;
+pub mod report;
 pub mod skip;
 pub mod strict;
 

@@ -101,11 +101,15 @@ pub enum Command {
     /// Documents against the catalogue: links, generated regions, declared claims.
     ///
     /// Example: auditbook -C catalogue verify --format github
-    Verify,
+    ///
+    /// Documents in another repository: auditbook verify --claims claims.yaml --catalogue mcp-audit.snapshot.json
+    Verify(VerifyArgs),
     /// Rewrite stale generated regions in place (atomically; nothing outside the markers).
     ///
     /// Example: auditbook -C catalogue sync
-    Sync,
+    ///
+    /// Documents in another repository: auditbook sync --claims claims.yaml --catalogue ../catalogue
+    Sync(SyncArgs),
     /// Server profiles: `profile check PROFILE` validates one against the catalogue's schema.
     ///
     /// Example: auditbook profile check examples/amtsblatt-readonly.profile.yaml
@@ -225,4 +229,23 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The check id
     pub id: String,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct VerifyArgs {
+    /// Verify the documents a claims file declares (docs, claims, rules.tables, links), in
+    /// the repository that holds it, against --catalogue DIR-OR-SNAPSHOT
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
+    /// An audit report (`audit --format json`) that `audit.` claims of --claims are held to
+    #[arg(long, value_name = "FILE", requires = "claims")]
+    pub report: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct SyncArgs {
+    /// Rewrite the generated regions of the documents a claims file declares, from
+    /// --catalogue DIR-OR-SNAPSHOT
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
 }

@@ -136,12 +136,39 @@ pub fn report(
     findings: &crate::session::Findings,
     session: &crate::session::Session,
     fmt: &str,
-    mut extra: serde_json::Map<String, serde_json::Value>,
+    extra: serde_json::Map<String, serde_json::Value>,
 ) -> Result<u8, Failure> {
+    let shown = Shown {
+        findings,
+        catalogue: session.catalogue(),
+        graph: Some(session.graph()),
+    };
+    report_at(cli, command, shown, fmt, extra, &prefix(cli))
+}
+
+/// What a run found, with the catalogue it judged (for source lines) and its graph if one
+/// was built (SARIF names retired ids' successors from it).
+pub struct Shown<'a> {
+    pub findings: &'a crate::session::Findings,
+    pub catalogue: &'a crate::model::Catalogue,
+    pub graph: Option<&'a crate::graph::Graph>,
+}
+
+/// `report` with the files of the findings shown under `prefix` (a claims file's folder
+/// rather than the catalogue root).
+pub fn report_at(
+    cli: &Cli,
+    command: &str,
+    shown: Shown<'_>,
+    fmt: &str,
+    mut extra: serde_json::Map<String, serde_json::Value>,
+    prefix: &str,
+) -> Result<u8, Failure> {
+    let findings = shown.findings;
     let diags = &findings.shown;
     let summary = Summary::of(diags);
-    let prefix = prefix(cli);
-    let cat = session.catalogue();
+    let prefix = prefix.to_string();
+    let cat = shown.catalogue;
     let text = match fmt {
         "json" => {
             extra.insert("suppressed".into(), findings.suppressed.len().into());
@@ -152,7 +179,10 @@ pub fn report(
             diags,
             &findings.suppressed,
             &prefix,
-            &successors(cat, session.graph()),
+            &match shown.graph {
+                Some(g) => successors(cat, g),
+                None => successors(cat, &crate::graph::Graph::build(cat)),
+            },
         ),
         "junit" => crate::render::junit::diagnostics(command, diags, deny_warnings(cli)),
         _ => human(cli, diags, cat, &prefix),

@@ -6,6 +6,7 @@ mod audit;
 mod common;
 mod completions;
 mod diff;
+mod elsewhere;
 mod graph;
 mod inputs;
 mod lint;
@@ -101,8 +102,8 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Retire(a) => retire::run(cli, a),
         Command::Snapshot => snapshot::run(cli),
         Command::Diff(a) => diff::run(cli, a),
-        Command::Verify => verify::run(cli),
-        Command::Sync => sync::run(cli),
+        Command::Verify(a) => verify::run(cli, a),
+        Command::Sync(a) => sync::run(cli, a),
         Command::Profile(c) => profile::run(cli, c),
         Command::Applicability(a) => applicability::run(cli, a),
         Command::Audit(a) => audit::run(cli, a),

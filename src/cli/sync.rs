@@ -1,10 +1,13 @@
 //! `auditbook sync`: rewrite stale generated regions in place, atomically; with any marker
 //! problem, nothing is written.
 
-use super::args::Cli;
+use super::args::{Cli, SyncArgs};
 use super::common::{self, Failure};
 
-pub fn run(cli: &Cli) -> Result<u8, Failure> {
+pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
+    if let Some(claims) = &args.claims {
+        return super::elsewhere::sync(cli, claims);
+    }
     let fmt = common::format(cli, &["human", "json"])?;
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;

@@ -1,10 +1,13 @@
 //! `auditbook verify`: documents against the catalogue — links, generated regions, claims.
 
-use super::args::Cli;
+use super::args::{Cli, VerifyArgs};
 use super::common::{self, Failure};
 use crate::session::{Needs, Stages};
 
-pub fn run(cli: &Cli) -> Result<u8, Failure> {
+pub fn run(cli: &Cli, args: &VerifyArgs) -> Result<u8, Failure> {
+    if let Some(claims) = &args.claims {
+        return super::elsewhere::verify(cli, claims, args.report.as_deref());
+    }
     let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
     let session = common::session(cli, Needs::FINDINGS)?;
     let findings = session.findings(Stages::VERIFY).map_err(Failure)?;

@@ -402,6 +402,30 @@ codes! {
     CLAIM_LIST_REPEATED = "AB630", "claim-list-repeated-token", Error,
         "A strict list group names the same member twice.",
         "Name each member once.";
+    ELSEWHERE_RULE_DISAGREES = "AB640", "elsewhere-rule-disagrees", Error,
+        "A rule table in a document repository maps a rule to other checks than the catalogue does.",
+        "Make the row link exactly the checks the catalogue maps the rule to (`auditbook sync --claims` rewrites a generated rules-table).";
+    ELSEWHERE_RULE_UNKNOWN = "AB641", "elsewhere-rule-unknown", Error,
+        "A rule table in a document repository names a rule the catalogue does not have.",
+        "Correct the rule number, or remove the row if the catalogue dropped the rule.";
+    SNAPSHOT_CANNOT_ANSWER = "AB642", "snapshot-cannot-answer", Error,
+        "A claim, region or link asks what a catalogue snapshot does not hold (check bodies and headings, other files, a format-1 snapshot); it is not checked.",
+        "Verify against a checkout of the catalogue (--catalogue DIR), or write the snapshot with a current auditbook.";
+    CLAIMS_KEY_IGNORED = "AB643", "claims-key-ignored", Warning,
+        "A claims file sets a key that describes the catalogue itself; the catalogue's own value is used.",
+        "Remove the key: a claims file declares docs, claims, rules.tables and links only.";
+    CLAIMS_SOURCE_MISSING = "AB644", "claims-source-missing", Error,
+        "A claims file declares claims, rule tables or regions that need a catalogue (or claims over an audit report that need --report), and none was given.",
+        "Pass --catalogue DIR-OR-SNAPSHOT (and --report audit.json for `audit.` claims).";
+    REPORT_VERDICT_DRIFT = "AB645", "report-verdict-drift", Error,
+        "A document states another verdict than the audit report.",
+        "Correct the verdict in the document.";
+    REPORT_WORD_UNKNOWN = "AB646", "report-word-unknown", Error,
+        "A claim over an audit report holds a status or verdict word auditbook does not know in German or English.",
+        "Write a status as pass/bestanden, fail/nicht bestanden, partial/teilweise, not verified/nicht geprüft, todo/offen, n/a/nicht anwendbar, missing/fehlend, rejected/abgelehnt.";
+    REPORT_UNREADABLE = "AB647", "report-unreadable", Error,
+        "The audit report given with --report cannot be read as a report of `auditbook audit --format json`.",
+        "Write the report with `auditbook audit PROFILE --results RESULTS --format json`.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

@@ -2,7 +2,9 @@
 //! judging what it read is the lint stage's job.
 
 pub mod anchors;
+pub mod audit_report;
 pub mod check;
+pub mod claims_file;
 pub mod config;
 pub mod confine;
 pub mod data_file;
@@ -13,6 +15,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod rules;
 pub mod sections;
+pub mod snapshot_model;
 pub mod text;
 pub mod yaml_depth;
 pub mod yaml_lines;

@@ -1,0 +1,281 @@
+//! `claims.yaml`: the claims of a repository that is not the catalogue's (a skill, a server's
+//! SECURITY.md) — `docs`, `claims`, `links` and rule tables written exactly as in
+//! `catalogue.yaml` and read by the same parser, documents confined to the repository that
+//! holds `claims.yaml`. The catalogue they are held to is a root on disk or a snapshot file;
+//! both become one model, rooted where the documents are, so `verify` and `sync` run on it
+//! unchanged.
+
+use super::confine::Fence;
+use super::markdown::IdRules;
+use super::{config, docs, link_dest, rules, text, Fatal, Loaded};
+use crate::diag::Diagnostic;
+use crate::model::config::{ClaimDecl, Config, RulesConfig};
+use crate::model::{Catalogue, Mode, Rule};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What the claims are held to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// No `--catalogue`: only claims over an audit report can be checked.
+    None,
+    /// A catalogue root on disk.
+    Root,
+    /// A snapshot file: no check bodies.
+    Snapshot,
+}
+
+pub struct Elsewhere {
+    /// The documents with the catalogue's checks, rules and declarations, rooted at the
+    /// folder of `claims.yaml`; `diagnostics` hold what reading `claims.yaml`, the documents
+    /// and their rule tables found.
+    pub loaded: Loaded,
+    /// `claims.yaml` as its folder names it (findings point here).
+    pub file: String,
+    pub text: String,
+    /// `claims.yaml` as parsed, every key.
+    pub declared: Config,
+    /// The claims over an audit report (their queries read `audit.…`).
+    pub report_claims: Vec<ClaimDecl>,
+    /// Rules as the documents' tables state them, to be held to the catalogue's.
+    pub table_rules: Vec<Rule>,
+    pub source: SourceKind,
+    /// A snapshot too old to stand in for its catalogue: its format.
+    pub too_old: Option<u32>,
+    /// The catalogue root, when the source is one: links under a base are followed there.
+    pub catalogue_root: Option<PathBuf>,
+}
+
+/// Load `claims.yaml` and what it declares, against `source` (a catalogue root or a snapshot
+/// file; `None` when only an audit report is verified).
+pub fn load(
+    claims: &Path,
+    source: Option<&Path>,
+    is_report_claim: &dyn Fn(&ClaimDecl) -> bool,
+) -> Result<Elsewhere, Fatal> {
+    let dir = match claims.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file = claims
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .ok_or_else(|| Fatal(format!("`{}` names no file", claims.display())))?;
+    if !claims.is_file() {
+        return Err(Fatal(format!(
+            "claims file `{}` does not exist or is not a file",
+            claims.display()
+        )));
+    }
+    let mut diags = Vec::new();
+    let (declared, claims_text) = match text::read(&dir, claims) {
+        Ok(t) => {
+            diags.extend(t.notes.into_iter().map(|d| d.file(file.clone())));
+            let (c, d) = config::parse(&t.text);
+            diags.extend(d);
+            (c, t.text)
+        }
+        Err(d) => {
+            diags.push(d);
+            (Config::default(), String::new())
+        }
+    };
+    let (base, source_kind, too_old) = match source {
+        None => (empty(&dir), SourceKind::None, None),
+        Some(p) if p.is_dir() => (super::load(p)?.catalogue, SourceKind::Root, None),
+        Some(p) => {
+            let snap = read_snapshot(p)?;
+            match super::snapshot_model::catalogue(&snap, &dir) {
+                Ok(c) => (c, SourceKind::Snapshot, None),
+                Err(super::snapshot_model::TooOld(f)) => {
+                    (empty(&dir), SourceKind::Snapshot, Some(f))
+                }
+            }
+        }
+    };
+    let (report_claims, claims_on_catalogue): (Vec<ClaimDecl>, Vec<ClaimDecl>) = declared
+        .claims
+        .iter()
+        .cloned()
+        .partition(|c| is_report_claim(c));
+    let mut config = base.config.clone();
+    config.docs = declared.docs.clone();
+    config.claims = claims_on_catalogue;
+    config.rules = Some(RulesConfig {
+        dir: None,
+        tables: declared
+            .rules
+            .as_ref()
+            .map(|r| r.tables.clone())
+            .unwrap_or_default(),
+    });
+    if declared.links.is_some() {
+        config.links = declared.links.clone();
+    }
+    // Every document the file names is read, report claims' documents included.
+    let mut all = config.clone();
+    all.claims.extend(report_claims.iter().cloned());
+
+    let id_re = super::id_regex(&config);
+    let dir_name = Path::new(config.checks_dir())
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "checks".into());
+    let checks_path = link_dest::lexical("", config.checks_dir());
+    let bases = config.link_bases();
+    let ids = IdRules {
+        id_pattern: &id_re,
+        categories: &base.categories,
+        checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
+    };
+    let fence = Fence::repository_of(&dir);
+    let mut sources: crate::diag::SourceMap = Default::default();
+    let shared: Arc<str> = Arc::from(claims_text.as_str());
+    sources.insert(file.clone(), Arc::clone(&shared));
+    // Claim findings find their line in the text under the configuration's name.
+    sources.insert(config::FILE_NAME.to_string(), shared);
+    let mut documents = Vec::new();
+    let mut document_diagnostics = Vec::new();
+    for path in docs::declared(&all) {
+        match docs::load(&dir, &fence, &path, &ids) {
+            Ok((d, notes)) => {
+                document_diagnostics.extend(notes);
+                sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
+                documents.push(d);
+            }
+            Err(mut d) => {
+                if d.file.as_deref() == Some(config::FILE_NAME) {
+                    if let Some(line) = docs::declared_line(&all, &claims_text, &path) {
+                        d = d.at(line, 1);
+                    }
+                }
+                document_diagnostics.push(d);
+            }
+        }
+    }
+    let mut table_rules = Vec::new();
+    for decl in config.rules.iter().flat_map(|r| &r.tables) {
+        if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
+            let (r, d) = rules::from_table(doc, decl);
+            table_rules.extend(r);
+            diags.extend(d);
+        }
+    }
+    diags.extend(document_diagnostics.iter().cloned());
+    let mut catalogue = Catalogue {
+        root: dir.clone(),
+        mode: Mode::Declared,
+        config,
+        categories: base.categories,
+        checks: base.checks,
+        broken: base.broken,
+        manifest: None,
+        rules: base.rules,
+        documents,
+        sources,
+        by_id: Vec::new(),
+    };
+    catalogue.index();
+    let rename = |d: Diagnostic| in_claims_file(d, &file);
+    Ok(Elsewhere {
+        loaded: Loaded {
+            catalogue,
+            diagnostics: diags.into_iter().map(rename).collect(),
+            document_diagnostics: document_diagnostics.into_iter().map(rename).collect(),
+        },
+        file: file.clone(),
+        text: claims_text,
+        declared,
+        report_claims,
+        table_rules,
+        source: source_kind,
+        too_old,
+        catalogue_root: source.filter(|p| p.is_dir()).map(Path::to_path_buf),
+    })
+}
+
+/// A finding the shared parser and claim checks write against `catalogue.yaml`, pointed at
+/// the claims file that holds what they are about.
+pub fn in_claims_file(mut d: Diagnostic, file: &str) -> Diagnostic {
+    if d.file.as_deref() == Some(config::FILE_NAME) {
+        d.file = Some(file.to_string());
+        d.message = d.message.replace(config::FILE_NAME, file);
+        if let Some(h) = d.help.take() {
+            d.help = Some(h.replace(config::FILE_NAME, file));
+        }
+    }
+    d
+}
+
+fn empty(root: &Path) -> Catalogue {
+    Catalogue {
+        root: root.to_path_buf(),
+        mode: Mode::Declared,
+        config: Config::default(),
+        categories: Vec::new(),
+        checks: Vec::new(),
+        broken: Vec::new(),
+        manifest: None,
+        rules: Vec::new(),
+        documents: Vec::new(),
+        sources: Default::default(),
+        by_id: Vec::new(),
+    }
+}
+
+/// A snapshot file as `auditbook snapshot` writes it.
+pub fn read_snapshot(path: &Path) -> Result<crate::snapshot::Snapshot, Fatal> {
+    let bytes = text::read_limited(path)
+        .map_err(|e| Fatal(format!("cannot read `{}`: {e}", path.display())))?;
+    let t = text::decode(&path.display().to_string(), bytes).map_err(|d| Fatal(d.message))?;
+    serde_json::from_str(&t.text).map_err(|e| {
+        Fatal(format!(
+            "`{}` is neither a catalogue directory nor a snapshot written by `auditbook snapshot`: {e}",
+            path.display()
+        ))
+    })
+}
+
+/// The line of a top-level key of `claims.yaml` (1 when it cannot be found).
+pub fn key_line(text: &str, key: &str) -> usize {
+    let lines = super::yaml_lines::key_lines(text);
+    super::yaml_lines::line_of(&lines, key).unwrap_or(1)
+}
+
+/// Catalogue keys a claims file may not set: they describe the catalogue, which is read
+/// from its source. (`name` and `version` may label the file.)
+pub const CATALOGUE_ONLY_KEYS: &[&str] = &[
+    "checks_dir",
+    "id_pattern",
+    "categories",
+    "severities",
+    "blocking_severities",
+    "spec_baselines",
+    "required_sections",
+    "extra_fields",
+    "retired",
+    "profile",
+    "require_coverage",
+    "require_sources",
+    "scoring",
+    "lint",
+];
+
+/// Used by callers that report a missing catalogue at the key that needs one.
+pub fn needs_catalogue_at(e: &Elsewhere) -> Option<(usize, &'static str)> {
+    if !e.loaded.catalogue.config.claims.is_empty() {
+        return Some((key_line(&e.text, "claims"), "claims over the catalogue"));
+    }
+    if e.loaded
+        .catalogue
+        .config
+        .rules
+        .as_ref()
+        .is_some_and(|r| !r.tables.is_empty())
+    {
+        return Some((key_line(&e.text, "rules"), "rule tables"));
+    }
+    None
+}
