@@ -26,4 +26,5 @@ pub mod session;
 pub mod snapshot;
 #[doc(hidden)]
 pub mod testgen;
+pub mod text;
 pub mod write;

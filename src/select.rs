@@ -3,8 +3,8 @@
 //! an empty answer.
 
 use crate::diag::{codes, Diagnostic};
+use crate::dsl::analysis::code_for;
 use crate::dsl::{self, Expr, FindingKind};
-use crate::lint::applies_when::code_for;
 use crate::model::check_fields::{schema, CheckEnv};
 use crate::model::{Catalogue, Check};
 

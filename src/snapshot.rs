@@ -18,13 +18,9 @@ pub struct Fingerprints {
     pub semantic: String,
 }
 
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::text::digest::hex;
 
-pub fn sha256(data: &[u8]) -> String {
-    hex(&Sha256::digest(data))
-}
+pub use crate::text::digest::sha256;
 
 /// An expression in canonical form when it parses (so `a=="x"` and `a == 'x'` agree).
 pub fn canonical_expression(src: &str) -> String {

@@ -95,7 +95,7 @@ fn an_expired_entry_is_an_error_at_its_line_and_the_finding_counts_again() {
         + 1;
     let (v, code) = f.json_and_code(&["lint", "--format", "json"]);
     assert_eq!(code, 1);
-    let expired = findings_in(&v, "AB123");
+    let expired = findings_in(&v, "AB124");
     assert_eq!(expired.len(), 1, "{v}");
     assert_eq!(expired[0].0, "catalogue.yaml");
     assert_eq!(expired[0].1, Some(line as u64));
@@ -105,7 +105,7 @@ fn an_expired_entry_is_an_error_at_its_line_and_the_finding_counts_again() {
         "the finding is back: {v}"
     );
 
-    // The clean twin: the same entry before its date accepts the finding, no AB123.
+    // The clean twin: the same entry before its date accepts the finding, no AB124.
     let twin = with_findings();
     allow(
         &twin,
@@ -113,7 +113,7 @@ fn an_expired_entry_is_an_error_at_its_line_and_the_finding_counts_again() {
     );
     let (v, _) = twin.json_and_code(&["lint", "--format", "json"]);
     assert!(
-        findings_in(&v, "AB123").is_empty() && findings_in(&v, "AB004").is_empty(),
+        findings_in(&v, "AB124").is_empty() && findings_in(&v, "AB004").is_empty(),
         "{v}"
     );
 }
@@ -133,12 +133,12 @@ fn a_stale_entry_is_a_warning_once_every_stage_ran() {
         + 1;
     let (v, code) = f.json_and_code(&["lint", "--verify", "--format", "json"]);
     assert_eq!(code, 0, "a warning");
-    let stale = findings_in(&v, "AB124");
+    let stale = findings_in(&v, "AB125");
     assert_eq!(stale.len(), 1, "{v}");
     assert_eq!(stale[0].1, Some(line as u64));
     // `lint` alone cannot know what verify would have found: it does not call the entry stale.
     let (v, _) = f.json_and_code(&["lint", "--format", "json"]);
-    assert!(findings_in(&v, "AB124").is_empty(), "{v}");
+    assert!(findings_in(&v, "AB125").is_empty(), "{v}");
     // The clean twin: an entry that still accepts something is not stale.
     let used = with_findings();
     allow(
@@ -146,7 +146,7 @@ fn a_stale_entry_is_a_warning_once_every_stage_ran() {
         &format!("    - {{code: AB004, file: {CRLF_FILE}, reason: \"CRLF\"}}\n"),
     );
     let (v, _) = used.json_and_code(&["lint", "--verify", "--format", "json"]);
-    assert!(findings_in(&v, "AB124").is_empty(), "{v}");
+    assert!(findings_in(&v, "AB125").is_empty(), "{v}");
 }
 
 #[test]

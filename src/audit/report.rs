@@ -346,7 +346,7 @@ struct ReportLinks<'a> {
     options: &'a Options,
 }
 
-impl crate::render::html_markdown::Links for ReportLinks<'_> {
+impl crate::text::html_markdown::Links for ReportLinks<'_> {
     fn href(&self, dest: &str) -> Option<String> {
         let dest = dest.trim();
         let lower = dest.to_ascii_lowercase();
@@ -547,7 +547,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 effort: effort(r).0,
                 remediation: remediation_of(r),
                 remediation_html: remediation_of(r).filter(|_| o.html).map(|t| {
-                    crate::render::html_markdown::to_html(&t, &ReportLinks { cat, options: o })
+                    crate::text::html_markdown::to_html(&t, &ReportLinks { cat, options: o })
                 }),
                 waived_until: r.waiver.as_ref().map(|w| w.until.clone()),
                 line: rec.map(|x| x.line),
@@ -982,7 +982,7 @@ fn probe_summary(run: &Run, applicable: &[&Row], o: &Options) -> Option<ProbeSum
     let latest = results.latest_probe.clone()?;
     let recorded = applicable
         .iter()
-        .filter(|r| source_of(r).as_deref() == Some(crate::probe::record::SOURCE))
+        .filter(|r| source_of(r).as_deref() == Some(super::results::PROBE_SOURCE))
         .map(|r| r.check.id.to_string())
         .collect();
     let stale = results

@@ -6,6 +6,10 @@ use super::applicability::{Applicability, Status as Gate};
 use super::profile::is_placeholder;
 use super::{did_you_mean, unknown_keys};
 use crate::diag::{codes, Diagnostic};
+
+/// The value of a result's `source` when a probe recorded it (reports count probed results
+/// apart from those an auditor wrote).
+pub const PROBE_SOURCE: &str = "probe";
 use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
 use crate::model::Catalogue;

@@ -124,10 +124,10 @@ codes! {
     CONFIG_BAD_VALUE = "AB122", "config-bad-value", Error,
         "A catalogue.yaml value is well-formed YAML but not usable (bad regex, duplicate category, …).",
         "Correct the value as the message says.";
-    ALLOW_EXPIRED = "AB123", "allow-expired", Error,
+    ALLOW_EXPIRED = "AB124", "allow-expired", Error,
         "An accepted finding in `lint.allow` has passed its `until:` date; the finding is reported again.",
         "Fix the finding, or review the acceptance and move its `until:` date.";
-    ALLOW_STALE = "AB124", "allow-stale", Warning,
+    ALLOW_STALE = "AB125", "allow-stale", Warning,
         "An entry in `lint.allow` accepts a finding that no longer occurs.",
         "Remove the entry: what it accepted is gone.";
     // AB2xx — manifest, references, sections

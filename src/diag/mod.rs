@@ -166,3 +166,11 @@ impl Summary {
         self.errors > 0 || (deny_warnings && self.warnings > 0)
     }
 }
+
+/// A finding the maintainers accepted (`lint.allow`), with the reason written beside it.
+/// Formats that can say so (SARIF) report it as suppressed; the others leave it out.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub reason: String,
+}

@@ -473,7 +473,7 @@ fn closest(v: &str, spec: &FieldSpec) -> Option<String> {
     if let Some(same) = values.iter().find(|x| x.eq_ignore_ascii_case(v)) {
         return Some(same.clone());
     }
-    best_match(v, values.iter().map(String::as_str), 0.8)
+    crate::text::suggest::suggest(v, values.iter().map(String::as_str)).map(str::to_string)
 }
 
 fn field_help(name: &str, schema: &Schema) -> Option<String> {
@@ -498,27 +498,13 @@ fn field_help(name: &str, schema: &Schema) -> Option<String> {
     if let Some(same) = schema.fields.keys().find(|k| k.eq_ignore_ascii_case(name)) {
         return Some(format!("did you mean `{same}`?"));
     }
-    best_match(name, schema.fields.keys().map(String::as_str), 0.85)
+    crate::text::suggest::suggest(name, schema.fields.keys().map(String::as_str))
+        .map(str::to_string)
         .map(|s| format!("did you mean `{s}`?"))
 }
 
 /// The candidate most similar to `word`, if similar enough; ties go to the
 /// first candidate so the answer is deterministic.
-fn best_match<'a>(
-    word: &str,
-    candidates: impl Iterator<Item = &'a str>,
-    min_jw: f64,
-) -> Option<String> {
-    let mut best: Option<(f64, &str)> = None;
-    for c in candidates {
-        let score =
-            strsim::jaro_winkler(word, c).max(strsim::normalized_damerau_levenshtein(word, c));
-        if score >= min_jw && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, c));
-        }
-    }
-    best.map(|(_, c)| c.to_string())
-}
 
 #[cfg(test)]
 mod tests {

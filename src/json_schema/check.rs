@@ -80,7 +80,7 @@ fn field(cat: &Catalogue, key: &str) -> Value {
             "description": "Provenance of the check.",
         }),
         "probe" => {
-            let kinds: Vec<&str> = crate::probe::spec::Kind::ALL
+            let kinds: Vec<&str> = crate::model::probe::Kind::ALL
                 .iter()
                 .map(|k| k.as_str())
                 .collect();

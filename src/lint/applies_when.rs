@@ -2,22 +2,11 @@
 //! (unknown fields, type mismatches, impossible literals, constant parts, the baseline field).
 
 use crate::diag::{codes, Code, Diagnostic};
-use crate::dsl::{self, FindingKind};
+use crate::dsl;
 use crate::model::{Catalogue, Check};
 use rayon::prelude::*;
 
-pub fn code_for(kind: &FindingKind) -> &'static Code {
-    match kind {
-        FindingKind::UnknownField => &codes::EXPR_UNKNOWN_FIELD,
-        FindingKind::TypeMismatch => &codes::EXPR_TYPE,
-        FindingKind::LiteralOutsideVocabulary => &codes::EXPR_VOCABULARY,
-        FindingKind::IncludesOutsideVocabulary => &codes::EXPR_INCLUDES_VOCABULARY,
-        FindingKind::ConstantSubexpression => &codes::EXPR_CONSTANT_PART,
-        FindingKind::AlwaysTrue => &codes::EXPR_ALWAYS_TRUE,
-        FindingKind::Unsatisfiable => &codes::EXPR_UNSATISFIABLE,
-        FindingKind::ReadsBaselineField => &codes::EXPR_BASELINE,
-    }
-}
+pub use crate::dsl::analysis::code_for;
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let schema = cat.config.profile_schema();

@@ -239,15 +239,7 @@ fn list(values: &[impl AsRef<str>]) -> String {
         .join(", ")
 }
 
-/// The closest candidate, if it is close enough to be a plausible typo.
-pub fn suggest<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(found, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 4) && *d < c.len())
-        .min()
-        .map(|(_, c)| c)
-}
+pub use crate::text::suggest::suggest;
 
 fn type_fields(
     split: &Split<'_>,
@@ -365,7 +357,7 @@ fn type_fields(
     let spec_ref = r.string("spec_ref", false);
     let probes = match r.take("probe") {
         None => Vec::new(),
-        Some(v) => match crate::probe::spec::parse(&v) {
+        Some(v) => match crate::model::probe::parse(&v) {
             Ok(specs) => specs,
             Err(problems) => {
                 for p in problems {

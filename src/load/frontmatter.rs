@@ -113,13 +113,7 @@ fn line_of(text: &str, offset: usize) -> usize {
         .unwrap_or(1)
 }
 
-fn shorten(s: &str) -> String {
-    let mut out: String = s.chars().take(40).collect();
-    if s.chars().count() > 40 {
-        out.push('…');
-    }
-    out
-}
+use crate::text::yaml_value::shorten;
 
 /// A parsed frontmatter mapping and the 1-based line of each top-level key.
 #[derive(Debug)]
@@ -301,17 +295,7 @@ pub(crate) fn top_level_key(line: &str) -> Option<&str> {
     (!key.is_empty()).then_some(key)
 }
 
-pub fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "nothing (null)".into(),
-        Value::Bool(b) => format!("the boolean `{b}`"),
-        Value::Number(n) => format!("the number `{n}`"),
-        Value::String(s) => format!("the string `{}`", shorten(s)),
-        Value::Sequence(_) => "a list".into(),
-        Value::Mapping(_) => "a mapping".into(),
-        Value::Tagged(t) => format!("a value tagged `{}`", t.tag),
-    }
-}
+pub use crate::text::yaml_value::describe;
 
 #[cfg(test)]
 mod tests {

@@ -184,7 +184,7 @@ pub struct Rare {
     pub spec_baseline_alias: Option<String>,
     /// The probes that observe the check on a live server (`probe:`), in the order written.
     #[serde(rename = "probe", skip_serializing_if = "Vec::is_empty")]
-    pub probes: Vec<crate::probe::spec::ProbeSpec>,
+    pub probes: Vec<crate::model::probe::ProbeSpec>,
 }
 
 impl Rare {
@@ -257,7 +257,7 @@ impl Check {
     }
 
     /// The probes declared under `probe:` (none for most checks).
-    pub fn probes(&self) -> &[crate::probe::spec::ProbeSpec] {
+    pub fn probes(&self) -> &[crate::model::probe::ProbeSpec] {
         self.rare.as_ref().map(|r| &r.probes[..]).unwrap_or(&[])
     }
 

@@ -8,6 +8,7 @@ pub mod config;
 pub mod date;
 pub mod document;
 pub mod outline;
+pub mod probe;
 pub mod reference;
 pub mod rule;
 pub mod scoring;

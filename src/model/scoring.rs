@@ -134,9 +134,10 @@ impl ScoringConfig {
         }
         for sev in self.fail.keys() {
             if !severities.contains(sev) {
-                let hint = crate::load::check::suggest(sev, severities.iter().map(|s| s.as_str()))
-                    .map(|s| format!("; did you mean `{s}`?"))
-                    .unwrap_or_default();
+                let hint =
+                    crate::text::suggest::suggest(sev, severities.iter().map(|s| s.as_str()))
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default();
                 out.push((
                     format!("scoring.fail.{sev}"),
                     format!(

@@ -4,7 +4,7 @@
 
 use super::lock::Drift;
 use super::observe::{Answer, Observation};
-use super::spec::{Kind, ProbeSpec};
+use crate::model::probe::{Kind, ProbeSpec};
 use serde_json::Value as Json;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]

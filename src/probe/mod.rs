@@ -14,7 +14,7 @@ pub mod judge;
 pub mod lock;
 pub mod observe;
 pub mod record;
-pub mod spec;
+
 pub mod summary;
 
 use crate::audit::applicability::Applicability;

@@ -5,14 +5,13 @@
 use super::judge::{self, Decision, Outcome};
 use super::lock::{Drift, Fingerprint};
 use super::observe::Observation;
-use super::spec::Covers;
 use crate::audit::applicability::{Applicability, Status as Gate};
+use crate::model::probe::Covers;
 use crate::model::{Catalogue, Check};
 use serde::Serialize;
 use serde_json::{json, Map, Value as Json};
 
-/// The value of a result's `source` when a probe recorded it.
-pub const SOURCE: &str = "probe";
+pub use crate::audit::results::PROBE_SOURCE as SOURCE;
 
 /// One check as the probe saw it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

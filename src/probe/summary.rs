@@ -5,8 +5,8 @@
 
 use super::judge::Decision;
 use super::observe::Reach;
-use super::spec::Kind;
 use super::Run;
+use crate::model::probe::Kind;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@ pub mod diagnostics;
 pub mod excerpt;
 pub mod format_doc;
 pub mod graph_export;
-pub mod html_markdown;
+
 pub mod junit;
 pub mod sarif;
 pub mod site;

@@ -100,7 +100,7 @@ fn subject<'a>(d: &'a Diagnostic, successors: &'a Successors) -> &'a str {
 /// ledger accepted follow as results with a `suppressions` entry carrying the reason.
 pub fn sarif(
     diags: &[Diagnostic],
-    suppressed: &[crate::session::Suppressed],
+    suppressed: &[crate::diag::Suppressed],
     prefix: &str,
     successors: &Successors,
 ) -> String {

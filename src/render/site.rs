@@ -3,11 +3,11 @@
 //! `site/*.html.tera` templates lay it out (autoescaped). Pages link to each other relatively,
 //! so the directory works from any web server or straight from disk.
 
-use super::html_markdown::{self, Links};
 use super::tables;
 use super::templates::Templates;
 use crate::graph::{EdgeKind, Graph, Link, Node, Successor};
 use crate::model::{Catalogue, Check};
+use crate::text::html_markdown::{self, Links};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 

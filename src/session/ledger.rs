@@ -7,12 +7,7 @@ use crate::diag::{codes, Diagnostic, SourceMap};
 use crate::model::config::AllowDecl;
 use crate::model::Catalogue;
 
-/// A finding the ledger accepted, with the reason written beside it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Suppressed {
-    pub diagnostic: Diagnostic,
-    pub reason: String,
-}
+pub use crate::diag::Suppressed;
 
 /// What applying the ledger leaves: the findings still shown, the accepted ones, and the
 /// ledger's own findings about its entries (already among `shown`).

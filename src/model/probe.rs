@@ -220,7 +220,7 @@ pub fn parse(value: &Value) -> Result<Vec<ProbeSpec>, Vec<Problem>> {
             return Err(vec![problem(
                 format!(
                     "`probe` must be a list of probes; YAML reads it as {}",
-                    crate::load::frontmatter::describe(other)
+                    crate::text::yaml_value::describe(other)
                 ),
                 "write `probe: [{kind: tool-names}]`",
             )])
@@ -243,7 +243,7 @@ pub fn parse(value: &Value) -> Result<Vec<ProbeSpec>, Vec<Problem>> {
 
 fn kind_of(name: &str, n: usize) -> Result<Kind, Problem> {
     Kind::parse(name).ok_or_else(|| {
-        let help = crate::load::check::suggest(name, Kind::ALL.iter().map(|k| k.as_str()))
+        let help = crate::text::suggest::suggest(name, Kind::ALL.iter().map(|k| k.as_str()))
             .map(|s| format!("did you mean `{s}`?"))
             .unwrap_or_else(|| format!("the probe kinds are {}", kinds_list()));
         problem(format!("probe {n}: unknown probe kind `{name}`"), help)
@@ -258,7 +258,7 @@ fn parse_one(item: &Value, n: usize) -> Result<ProbeSpec, Vec<Problem>> {
             return Err(vec![problem(
                 format!(
                     "probe {n} must be a mapping with `kind`; YAML reads it as {}",
-                    crate::load::frontmatter::describe(other)
+                    crate::text::yaml_value::describe(other)
                 ),
                 "write `{kind: tool-names}`",
             )])
@@ -270,7 +270,7 @@ fn parse_one(item: &Value, n: usize) -> Result<ProbeSpec, Vec<Problem>> {
             return Err(vec![problem(
                 format!(
                     "probe {n}: `kind` must be a string; YAML reads it as {}",
-                    crate::load::frontmatter::describe(other)
+                    crate::text::yaml_value::describe(other)
                 ),
                 format!("the probe kinds are {}", kinds_list()),
             )])
@@ -319,7 +319,7 @@ fn parse_one(item: &Value, n: usize) -> Result<ProbeSpec, Vec<Problem>> {
                             "probe {n} ({}): `{key}` must be {}; YAML reads it as {}",
                             kind.as_str(),
                             ty.describe(),
-                            crate::load::frontmatter::describe(value)
+                            crate::text::yaml_value::describe(value)
                         ),
                         match ty {
                             ParamType::Regex => {
@@ -335,7 +335,7 @@ fn parse_one(item: &Value, n: usize) -> Result<ProbeSpec, Vec<Problem>> {
                         .map(|(k, _)| *k)
                         .chain(["kind", "covers"])
                         .collect();
-                    let help = crate::load::check::suggest(key, names.iter().copied())
+                    let help = crate::text::suggest::suggest(key, names.iter().copied())
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| {
                             format!(

@@ -1,0 +1,60 @@
+//! The one "did you mean" of the engine: for a misspelt key, field, vocabulary value or
+//! probe parameter, the candidate the author most likely meant, or none when nothing is close
+//! enough to be a plausible typo.
+
+/// The closest candidate: one equal but for letter case; else the fewest edits (transpositions
+/// count once) within a quarter of its length (at least two); else the best Jaro–Winkler or
+/// normalised edit score of at least 0.85 (a long word with a short suffix missing, such as
+/// `stdio` for `stdio-only`). Ties go to the first candidate, so callers pass a sorted list.
+pub fn suggest<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    if let Some(same) = candidates.iter().find(|c| c.eq_ignore_ascii_case(found)) {
+        return Some(same);
+    }
+    let by_edits = candidates
+        .iter()
+        .map(|c| (strsim::damerau_levenshtein(found, c), *c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 4) && *d < c.len())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c);
+    by_edits.or_else(|| {
+        let mut best: Option<(f64, &'a str)> = None;
+        for c in &candidates {
+            let score = strsim::jaro_winkler(found, c)
+                .max(strsim::normalized_damerau_levenshtein(found, c));
+            if score >= 0.85 && best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    })
+}
+
+/// The suggestion as the engine phrases it: "did you mean `x`?".
+pub fn did_you_mean<'a>(
+    found: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    suggest(found, candidates).map(|s| format!("did you mean `{s}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_case_and_truncations_are_suggested_and_strangers_are_not() {
+        let keys = ["blocking_severities", "severities", "categories"];
+        assert_eq!(
+            suggest("blocking_severites", keys),
+            Some("blocking_severities")
+        );
+        assert_eq!(suggest("Severities", keys), Some("severities"));
+        assert_eq!(suggest("stdio", ["dual", "stdio-only"]), Some("stdio-only"));
+        assert_eq!(suggest("xyz", keys), None);
+        assert_eq!(
+            did_you_mean("categorys", keys).as_deref(),
+            Some("did you mean `categories`?")
+        );
+    }
+}
