@@ -580,6 +580,22 @@ fn term(o: &Operand, space: &Space) -> Option<(Term, FieldType)> {
     }
 }
 
+/// The diagnostic code a finding of the analysis is reported under.
+pub fn code_for(kind: &super::FindingKind) -> &'static crate::diag::codes::Code {
+    match kind {
+        super::FindingKind::UnknownField => &crate::diag::codes::EXPR_UNKNOWN_FIELD,
+        super::FindingKind::TypeMismatch => &crate::diag::codes::EXPR_TYPE,
+        super::FindingKind::LiteralOutsideVocabulary => &crate::diag::codes::EXPR_VOCABULARY,
+        super::FindingKind::IncludesOutsideVocabulary => {
+            &crate::diag::codes::EXPR_INCLUDES_VOCABULARY
+        }
+        super::FindingKind::ConstantSubexpression => &crate::diag::codes::EXPR_CONSTANT_PART,
+        super::FindingKind::AlwaysTrue => &crate::diag::codes::EXPR_ALWAYS_TRUE,
+        super::FindingKind::Unsatisfiable => &crate::diag::codes::EXPR_UNSATISFIABLE,
+        super::FindingKind::ReadsBaselineField => &crate::diag::codes::EXPR_BASELINE,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -786,21 +802,5 @@ mod tests {
         let c = node_constants(&e, &s);
         assert_eq!(c.first(), Some(&None));
         assert_eq!(c.last(), Some(&Some(true)));
-    }
-}
-
-/// The diagnostic code a finding of the analysis is reported under.
-pub fn code_for(kind: &super::FindingKind) -> &'static crate::diag::codes::Code {
-    match kind {
-        super::FindingKind::UnknownField => &crate::diag::codes::EXPR_UNKNOWN_FIELD,
-        super::FindingKind::TypeMismatch => &crate::diag::codes::EXPR_TYPE,
-        super::FindingKind::LiteralOutsideVocabulary => &crate::diag::codes::EXPR_VOCABULARY,
-        super::FindingKind::IncludesOutsideVocabulary => {
-            &crate::diag::codes::EXPR_INCLUDES_VOCABULARY
-        }
-        super::FindingKind::ConstantSubexpression => &crate::diag::codes::EXPR_CONSTANT_PART,
-        super::FindingKind::AlwaysTrue => &crate::diag::codes::EXPR_ALWAYS_TRUE,
-        super::FindingKind::Unsatisfiable => &crate::diag::codes::EXPR_UNSATISFIABLE,
-        super::FindingKind::ReadsBaselineField => &crate::diag::codes::EXPR_BASELINE,
     }
 }

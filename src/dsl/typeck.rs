@@ -503,9 +503,6 @@ fn field_help(name: &str, schema: &Schema) -> Option<String> {
         .map(|s| format!("did you mean `{s}`?"))
 }
 
-/// The candidate most similar to `word`, if similar enough; ties go to the
-/// first candidate so the answer is deterministic.
-
 #[cfg(test)]
 mod tests {
     use super::*;
