@@ -144,6 +144,11 @@ pub enum Command {
     ///
     /// Example: auditbook man > auditbook.1 && man ./auditbook.1
     Man,
+    /// One diagnostic code at length: what it means, since when, an example that produces
+    /// it and one that does not.
+    ///
+    /// Example: auditbook explain AB212   (or: auditbook explain link-to-retired-check)
+    Explain(ExplainArgs),
 }
 
 #[derive(Args, Debug)]
@@ -225,4 +230,10 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The check id
     pub id: String,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The code (AB212) or its name (link-to-retired-check)
+    pub code: String,
 }

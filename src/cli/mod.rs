@@ -6,6 +6,7 @@ mod audit;
 mod common;
 mod completions;
 mod diff;
+mod explain;
 mod graph;
 mod inputs;
 mod lint;
@@ -112,5 +113,6 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Site(a) => site::run(cli, a),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
+        Command::Explain(a) => explain::run(cli, a),
     }
 }

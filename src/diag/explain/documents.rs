@@ -1,0 +1,4 @@
+//! AB6xx: documents — generated regions, declared claims, links.
+use super::row::*;
+
+pub static ROWS: &[Explanation] = &[];

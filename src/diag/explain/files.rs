@@ -1,0 +1,4 @@
+//! AB0xx: reading files.
+use super::row::*;
+
+pub static ROWS: &[Explanation] = &[];

@@ -1,0 +1,4 @@
+//! AB1xx: check frontmatter and catalogue.yaml.
+use super::row::*;
+
+pub static ROWS: &[Explanation] = &[];
