@@ -93,7 +93,9 @@ fn example(title: &str, ex: &Example) -> String {
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
-            Edit::Append { text } => format!("- `{path}`, added at the end:\n\n{}", fence(text)),
+            Edit::Append { text } => {
+                format!("- `{path}`, added at the end:\n\n{}", indent(&fence(text)))
+            }
             Edit::Replace { find, with } => format!(
                 "- `{path}`, replace\n\n{}  with\n\n{}",
                 indent(&fence(find)),
@@ -130,6 +132,7 @@ fn fence(text: &str) -> String {
 
 fn indent(block: &str) -> String {
     block
+        .trim_end()
         .lines()
         .map(|l| {
             if l.is_empty() {

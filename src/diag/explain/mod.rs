@@ -276,7 +276,7 @@ pub fn lookup(code: &str) -> Option<&'static Explanation> {
 /// Shorthands that keep the rows short.
 mod row {
     pub use super::Edit::*;
-    pub use super::{Example, Explanation, Run, V0_1_0};
+    pub use super::{Edit, Example, Explanation, Run, V0_1_0};
 
     pub const LINT: Run = Run::Command {
         args: &["lint", "--format", "json"],
@@ -287,6 +287,47 @@ mod row {
     pub const AUDIT: Run = Run::Command {
         args: &["audit", "p.yaml", "--results", "r.yaml", "--format", "json"],
     };
+
+    /// An explanation of a code released in 0.1.0.
+    pub const fn ex(
+        code: &'static str,
+        text: &'static str,
+        bad: Example,
+        good: Example,
+    ) -> Explanation {
+        Explanation {
+            code,
+            since: V0_1_0,
+            text,
+            bad,
+            good,
+        }
+    }
+
+    /// A replacement in the base check ARCH-001.
+    pub const fn arch(find: &'static str, with: &'static str) -> (&'static str, super::Edit) {
+        ("checks/ARCH-001.md", super::Edit::Replace { find, with })
+    }
+
+    /// A replacement in the base check FID-001.
+    pub const fn fid(find: &'static str, with: &'static str) -> (&'static str, super::Edit) {
+        ("checks/FID-001.md", super::Edit::Replace { find, with })
+    }
+
+    /// A replacement in the base catalogue.yaml.
+    pub const fn cat(find: &'static str, with: &'static str) -> (&'static str, super::Edit) {
+        ("catalogue.yaml", super::Edit::Replace { find, with })
+    }
+
+    /// Lines added at the end of the base catalogue.yaml.
+    pub const fn cat_add(text: &'static str) -> (&'static str, super::Edit) {
+        ("catalogue.yaml", super::Edit::Append { text })
+    }
+
+    /// A file with this text.
+    pub const fn file(path: &'static str, text: &'static str) -> (&'static str, super::Edit) {
+        (path, super::Edit::Text { text })
+    }
 
     /// Files laid over the base catalogue.
     pub const fn over(files: &'static [(&'static str, super::Edit)], run: Run) -> Example {
