@@ -128,6 +128,7 @@ profile:
   fields:
     transport: {type: string, values: [stdio-only, dual, HTTP/SSE]}
     write_capable: {type: bool}
+    deployment: {type: list, values: [local-stdio, Railway, Kubernetes]}
 ",
     ),
     (
@@ -185,7 +186,10 @@ Drei Datensätze mit der Quelle vergleichen.
 ",
     ),
     ("checks/MANIFEST.txt", "# Prüfungen des Beispielkatalogs\nARCH-001\nFID-001\n"),
-    ("p.yaml", "transport: stdio-only\nwrite_capable: false\n"),
+    (
+        "p.yaml",
+        "transport: stdio-only\nwrite_capable: false\ndeployment: [local-stdio]\n",
+    ),
     (
         "r.yaml",
         "results:
