@@ -51,7 +51,7 @@ pub struct Example {
 }
 
 /// How one file of an example differs from the base catalogue.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Edit {
     /// The file holds this text (in place of the base file, if there is one).
