@@ -26,7 +26,11 @@ fn every_code_is_reported_by_its_example_and_not_by_its_twin() {
                     "{}: `{}` {} it\n--- stdout\n{}\n--- stderr\n{}",
                     code.code,
                     example.run.shown(),
-                    if expected { "does not report" } else { "reports" },
+                    if expected {
+                        "does not report"
+                    } else {
+                        "reports"
+                    },
                     out.0,
                     out.1
                 )),
@@ -50,7 +54,10 @@ fn explain_prints_the_explanation_with_both_examples() {
         .output()
         .unwrap();
     let text = common::success(&out, "explain AB212");
-    assert!(text.starts_with("# AB212 `link-to-retired-check`"), "{text}");
+    assert!(
+        text.starts_with("# AB212 `link-to-retired-check`"),
+        "{text}"
+    );
     assert!(text.contains("since 0.1.0"), "{text}");
     assert!(text.contains("**Reported:** `auditbook lint --format json`"));
     assert!(text.contains("**Not reported:**"));

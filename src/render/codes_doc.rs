@@ -119,11 +119,7 @@ fn file_block(path: &str, text: &str) -> String {
 
 /// A fenced block longer than any run of backticks in the text, with visible line ends kept.
 fn fence(text: &str) -> String {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let marks = "`".repeat(longest.max(2) + 1);
     let shown = text.replace('\r', "⟨CR⟩").replace('\u{feff}', "⟨BOM⟩");
     let body = shown.strip_suffix('\n').unwrap_or(&shown);

@@ -21,10 +21,28 @@ const fn results_add(text: &'static str) -> (&'static str, Edit) {
 }
 
 const AUDIT_JUNE: Run = Run::Command {
-    args: &["audit", "p.yaml", "--results", "r.yaml", "--format", "json", "--as-of", "2026-06-01"],
+    args: &[
+        "audit",
+        "p.yaml",
+        "--results",
+        "r.yaml",
+        "--format",
+        "json",
+        "--as-of",
+        "2026-06-01",
+    ],
 };
 const AUDIT_NEXT_JUNE: Run = Run::Command {
-    args: &["audit", "p.yaml", "--results", "r.yaml", "--format", "json", "--as-of", "2027-06-01"],
+    args: &[
+        "audit",
+        "p.yaml",
+        "--results",
+        "r.yaml",
+        "--format",
+        "json",
+        "--as-of",
+        "2027-06-01",
+    ],
 };
 
 pub static ROWS: &[Explanation] = &[

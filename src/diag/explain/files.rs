@@ -17,7 +17,10 @@ otherwise pass `verify` without a single claim held to it, which is why this is 
 not a warning.",
         over(&[HANDBOOK], LINT),
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n"),
+            ],
             LINT,
         ),
     ),
@@ -32,12 +35,20 @@ no content changes.",
         over(
             &[
                 HANDBOOK,
-                ("HANDBUCH.md", Bytes { bytes: b"# Handbuch\n\nWie wir pr\xfcfen.\n" }),
+                (
+                    "HANDBUCH.md",
+                    Bytes {
+                        bytes: b"# Handbuch\n\nWie wir pr\xfcfen.\n",
+                    },
+                ),
             ],
             LINT,
         ),
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n"),
+            ],
             LINT,
         ),
     ),
@@ -49,11 +60,17 @@ reads past it, but other tools do not: a frontmatter block that starts after a B
 
 It is a warning because nothing is lost; saving the file without the mark removes it.",
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "\u{feff}# Handbuch\n\nWie wir prüfen.\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "\u{feff}# Handbuch\n\nWie wir prüfen.\n"),
+            ],
             LINT,
         ),
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n"),
+            ],
             LINT,
         ),
     ),
@@ -65,11 +82,17 @@ around it would churn between the two conventions in version control.
 
 The finding points at the first CRLF. Convert the file to LF (or let `.gitattributes` do it).",
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "# Handbuch\r\n\r\nWie wir prüfen.\r\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "# Handbuch\r\n\r\nWie wir prüfen.\r\n"),
+            ],
             LINT,
         ),
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n"),
+            ],
             LINT,
         ),
     ),
@@ -82,7 +105,12 @@ hostile link could make auditbook read any file the user can read.
 Such a file is not read. Copy the file into the catalogue instead of linking it.",
         over(
             &[
-                ("checks/FID-002.md", Link { target: "/etc/hostname" }),
+                (
+                    "checks/FID-002.md",
+                    Link {
+                        target: "/etc/hostname",
+                    },
+                ),
                 ("checks/MANIFEST.txt", Append { text: "FID-002\n" }),
             ],
             LINT,
@@ -122,7 +150,10 @@ the catalogue.",
             LINT,
         ),
         over(
-            &[HANDBOOK, file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n")],
+            &[
+                HANDBOOK,
+                file("HANDBUCH.md", "# Handbuch\n\nWie wir prüfen.\n"),
+            ],
             LINT,
         ),
     ),

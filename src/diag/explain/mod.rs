@@ -363,7 +363,10 @@ mod tests {
             assert!(pair[0] < pair[1], "{} before {}", pair[0], pair[1]);
         }
         for c in codes {
-            assert!(crate::diag::codes::lookup(c).is_some(), "{c} is not registered");
+            assert!(
+                crate::diag::codes::lookup(c).is_some(),
+                "{c} is not registered"
+            );
         }
     }
 

@@ -4,7 +4,8 @@ use super::row::*;
 
 const RETIRED_FID_002: &str = "retired:\n  - {id: FID-002, retired: \"2026-08-07\", merged_into: FID-001, reason: \"zusammengeführt\"}\n";
 const SOURCES_ALL: &str = "require_sources:\n  where: 'always'\n  section: Beschreibung\n";
-const SOURCES_FID: &str = "require_sources:\n  where: 'category == \"FID\"'\n  section: Beschreibung\n";
+const SOURCES_FID: &str =
+    "require_sources:\n  where: 'category == \"FID\"'\n  section: Beschreibung\n";
 
 pub static ROWS: &[Explanation] = &[
     ex(
@@ -14,7 +15,10 @@ what the catalogue holds, reviewed in every change. An id listed there without a
 means a check was deleted without retiring it, or its file was never added.
 
 Add the file, or remove the line (and retire the id if it was ever released).",
-        over(&[("checks/MANIFEST.txt", Append { text: "FID-003\n" })], LINT),
+        over(
+            &[("checks/MANIFEST.txt", Append { text: "FID-003\n" })],
+            LINT,
+        ),
         over(&[], LINT),
     ),
     ex(
@@ -22,7 +26,16 @@ Add the file, or remove the line (and retire the id if it was ever released).",
         "A check file that the manifest does not list was added without being recorded. The \
 manifest is what reviewers read to see the catalogue change, so a check must not slip in \
 past it.",
-        over(&[("checks/MANIFEST.txt", Replace { find: "FID-001\n", with: "" })], LINT),
+        over(
+            &[(
+                "checks/MANIFEST.txt",
+                Replace {
+                    find: "FID-001\n",
+                    with: "",
+                },
+            )],
+            LINT,
+        ),
         over(&[], LINT),
     ),
     ex(
@@ -30,7 +43,10 @@ past it.",
         "An id listed twice in the manifest is harmless to read but suggests a merge gone \
 wrong, and counts taken from the manifest would be off by one. The finding points at the \
 second line and names the first.",
-        over(&[("checks/MANIFEST.txt", Append { text: "FID-001\n" })], LINT),
+        over(
+            &[("checks/MANIFEST.txt", Append { text: "FID-001\n" })],
+            LINT,
+        ),
         over(&[], LINT),
     ),
     ex(
@@ -38,8 +54,24 @@ second line and names the first.",
         "Each line of MANIFEST.txt is one id, a comment starting with `#`, or empty. Anything \
 else — a title, an id with a space, two ids on a line — is not read as an id at all, so the \
 check it was meant to list counts as unlisted.",
-        over(&[("checks/MANIFEST.txt", Append { text: "FID 003 neu\n" })], LINT),
-        over(&[("checks/MANIFEST.txt", Append { text: "# FID-003 folgt\n" })], LINT),
+        over(
+            &[(
+                "checks/MANIFEST.txt",
+                Append {
+                    text: "FID 003 neu\n",
+                },
+            )],
+            LINT,
+        ),
+        over(
+            &[(
+                "checks/MANIFEST.txt",
+                Append {
+                    text: "# FID-003 folgt\n",
+                },
+            )],
+            LINT,
+        ),
     ),
     ex(
         "AB210",
@@ -48,7 +80,10 @@ check exists. When no check has that id, the link leads nowhere: a typo in the n
 check that was deleted instead of retired.
 
 Correct the id, or remove the link.",
-        over(&[arch("[FID-001](FID-001.md)", "[FID-009](FID-009.md)")], LINT),
+        over(
+            &[arch("[FID-001](FID-001.md)", "[FID-009](FID-009.md)")],
+            LINT,
+        ),
         over(&[], LINT),
     ),
     ex(
@@ -56,8 +91,20 @@ Correct the id, or remove the link.",
         "An id written in running text (`FID-009`), not as a link, that no check has. It is a \
 warning, not an error, because text sometimes names an id on purpose — \"there is no \
 FID-009\" — but far more often it is a typo that a reader will follow.",
-        over(&[arch("Siehe auch [FID-001](FID-001.md).", "Siehe auch FID-009.")], LINT),
-        over(&[arch("Siehe auch [FID-001](FID-001.md).", "Siehe auch FID-001.")], LINT),
+        over(
+            &[arch(
+                "Siehe auch [FID-001](FID-001.md).",
+                "Siehe auch FID-009.",
+            )],
+            LINT,
+        ),
+        over(
+            &[arch(
+                "Siehe auch [FID-001](FID-001.md).",
+                "Siehe auch FID-001.",
+            )],
+            LINT,
+        ),
     ),
     Explanation {
         code: "AB212",
@@ -71,18 +118,21 @@ The finding is an error because a link is a promise that the target is part of t
 catalogue. A mere mention of a retired id in running text is history and only a note \
 (AB213); a link is not.",
         bad: over(
-            &[(
-                "catalogue.yaml",
-                Append {
-                    text: RETIRED_FID_002,
-                },
-            ), (
-                "checks/ARCH-001.md",
-                Replace {
-                    find: "[FID-001](FID-001.md)",
-                    with: "[FID-002](FID-002.md)",
-                },
-            )],
+            &[
+                (
+                    "catalogue.yaml",
+                    Append {
+                        text: RETIRED_FID_002,
+                    },
+                ),
+                (
+                    "checks/ARCH-001.md",
+                    Replace {
+                        find: "[FID-001](FID-001.md)",
+                        with: "[FID-002](FID-002.md)",
+                    },
+                ),
+            ],
             LINT,
         ),
         good: over(
@@ -106,7 +156,10 @@ mentions of retired ids at all.",
         over(
             &[
                 cat_add(RETIRED_FID_002),
-                arch("Siehe auch [FID-001](FID-001.md).", "Früher hieß diese Prüfung FID-002."),
+                arch(
+                    "Siehe auch [FID-001](FID-001.md).",
+                    "Früher hieß diese Prüfung FID-002.",
+                ),
             ],
             LINT,
         ),
@@ -119,10 +172,19 @@ guide that moved. Links resolve against the file they are written in, as on GitH
 under a configured base (`links.bases`) resolve against the catalogue root.
 
 It is a warning because the catalogue itself is intact; the reader is not.",
-        over(&[arch("Siehe auch [FID-001](FID-001.md).", "Siehe [Handbuch](../HANDBUCH.md).")], LINT),
+        over(
+            &[arch(
+                "Siehe auch [FID-001](FID-001.md).",
+                "Siehe [Handbuch](../HANDBUCH.md).",
+            )],
+            LINT,
+        ),
         over(
             &[
-                arch("Siehe auch [FID-001](FID-001.md).", "Siehe [Handbuch](../HANDBUCH.md)."),
+                arch(
+                    "Siehe auch [FID-001](FID-001.md).",
+                    "Siehe [Handbuch](../HANDBUCH.md).",
+                ),
                 file("HANDBUCH.md", "# Handbuch\n"),
             ],
             LINT,
@@ -134,15 +196,33 @@ It is a warning because the catalogue itself is intact; the reader is not.",
 punctuation dropped, spaces as hyphens, repeats numbered) or an HTML anchor in it. A fragment \
 that matches nothing opens the file at its top, and the reader does not find what the link \
 promised.",
-        over(&[arch("[FID-001](FID-001.md)", "[FID-001](FID-001.md#kriterien)")], LINT),
-        over(&[arch("[FID-001](FID-001.md)", "[FID-001](FID-001.md#pass-criteria)")], LINT),
+        over(
+            &[arch(
+                "[FID-001](FID-001.md)",
+                "[FID-001](FID-001.md#kriterien)",
+            )],
+            LINT,
+        ),
+        over(
+            &[arch(
+                "[FID-001](FID-001.md)",
+                "[FID-001](FID-001.md#pass-criteria)",
+            )],
+            LINT,
+        ),
     ),
     ex(
         "AB220",
         "`required_sections` in catalogue.yaml names the `## ` sections every check has. \
 Audits rely on them: the auditor needs the verification steps and the criteria. A check \
 without one of them cannot be audited the same way as the others.",
-        over(&[arch("## Prüfung\n\nDie registrierten Werkzeuge auflisten.\n\n", "")], LINT),
+        over(
+            &[arch(
+                "## Prüfung\n\nDie registrierten Werkzeuge auflisten.\n\n",
+                "",
+            )],
+            LINT,
+        ),
         over(&[], LINT),
     ),
     ex(
@@ -189,7 +269,10 @@ It is a note: the source is cited, just not precisely enough.",
         over(
             &[
                 cat_add(SOURCES_FID),
-                fid("specification/2025-11-25/server", "specification/latest/server"),
+                fid(
+                    "specification/2025-11-25/server",
+                    "specification/latest/server",
+                ),
             ],
             LINT,
         ),
@@ -201,7 +284,9 @@ It is a note: the source is cited, just not precisely enough.",
 `require_coverage` and `list --where`. If it does not parse or does not type, nobody knows \
 which checks must cite a source, and none is held to it.",
         over(
-            &[cat_add("require_sources:\n  where: 'category = \"FID\"'\n  section: Beschreibung\n")],
+            &[cat_add(
+                "require_sources:\n  where: 'category = \"FID\"'\n  section: Beschreibung\n",
+            )],
             LINT,
         ),
         over(&[cat_add(SOURCES_FID)], LINT),

@@ -6,7 +6,8 @@ const RETIRED_FID_002: &str = "retired:\n  - {id: FID-002, retired: \"2026-08-07
 const FID_002: &str = "---\nid: FID-002\ntitle: \"Einheiten werden mitgeliefert\"\ncategory: FID\nseverity: low\napplies_when: 'always'\n---\n\n# FID-002 — Einheiten werden mitgeliefert\n\n## Beschreibung\n\nHouse practice: Einheiten stehen beim Wert.\n\n## Prüfung\n\nAntworten lesen.\n\n## Pass Criteria\n\n- [ ] Jede Zahl hat eine Einheit.\n";
 const FID_003: &str = "---\nid: FID-003\ntitle: \"Einheiten werden mitgeliefert\"\ncategory: FID\nseverity: low\napplies_when: 'always'\n---\n\n# FID-003 — Einheiten werden mitgeliefert\n\n## Beschreibung\n\nHouse practice: Einheiten stehen beim Wert.\n\n## Prüfung\n\nAntworten lesen.\n\n## Pass Criteria\n\n- [ ] Jede Zahl hat eine Einheit.\n";
 const RULE_FID: &str = "---\nid: REGEL-1\ntitle: \"Zahlen bleiben Zahlen\"\nchecks: [FID-001]\n---\n\n# REGEL-1 — Zahlen bleiben Zahlen\n\nWerte werden nie gerundet.\n";
-const TABLES: &str = "rules:\n  tables:\n    - {doc: REGELN.md, section: Zuordnung, rule_prefix: REGEL}\n";
+const TABLES: &str =
+    "rules:\n  tables:\n    - {doc: REGELN.md, section: Zuordnung, rule_prefix: REGEL}\n";
 const TABLE_DOC: &str = "# Regeln\n\n## Zuordnung\n\n| Regel | Checks |\n|---|---|\n| 1. Zahlen bleiben Zahlen | [FID-001](checks/FID-001.md) |\n| 2. Namen folgen einer Konvention | [ARCH-001](checks/ARCH-001.md) |\n";
 const COVER_FID: &str = "require_coverage:\n  - 'category == \"FID\"'\n";
 
