@@ -21,8 +21,19 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> Result<u8, Failure> {
             "explanation": e.map(|e| e.paragraphs().collect::<Vec<_>>()),
             "bad": e.map(|e| example(&e.bad)),
             "good": e.map(|e| example(&e.good)),
+            "base": explain::BASE.iter().map(|(path, text)| serde_json::json!({
+                "path": path,
+                "text": text,
+            })).collect::<Vec<_>>(),
         }))?,
-        _ => codes_doc::section(code, e, "#"),
+        _ => {
+            let mut text = codes_doc::section(code, e, "#");
+            if e.is_some_and(|e| e.bad.over_base || e.good.over_base) {
+                text.push_str("\n## The base catalogue\n\n");
+                text.push_str(&codes_doc::base());
+            }
+            text
+        }
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

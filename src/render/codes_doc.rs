@@ -35,14 +35,17 @@ pub fn render() -> String {
          show what the engine does today. Unless an example says it stands alone, its files are \
          laid over this base catalogue, which lints, verifies and audits clean:\n\n",
     );
-    for (path, text) in BASE {
-        out.push_str(&file_block(path, text));
-    }
+    out.push_str(&base());
     for c in CODES {
         out.push('\n');
         out.push_str(&section(c, explain::lookup(c.code), "###"));
     }
     out
+}
+
+/// The base catalogue's files, as the examples refer to them.
+pub fn base() -> String {
+    BASE.iter().map(|(path, text)| file_block(path, text)).collect()
 }
 
 /// One code's section: heading, summary, explanation and both examples.

@@ -151,8 +151,7 @@ file changed on disk in between — an editor saved it, another process wrote it
 would throw that change away. auditbook re-reads the file before writing and, when it \
 differs from what it read, writes nothing and reports this.
 
-Run `sync` again once nothing else is editing the document. Until 0.1.0 this was reported \
-as AB602, which is about unbalanced markers.",
+Run `sync` again once nothing else is editing the document.",
         over(
             &readme("| **Total** | | **2** | | |", "| **Total** | | **3** | | |"),
             Run::Library {

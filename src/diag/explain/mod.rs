@@ -341,15 +341,6 @@ mod row {
             run,
         }
     }
-
-    /// Files standing alone, without the base catalogue.
-    pub const fn alone(files: &'static [(&'static str, super::Edit)], run: Run) -> Example {
-        Example {
-            over_base: false,
-            files,
-            run,
-        }
-    }
 }
 
 #[cfg(test)]
