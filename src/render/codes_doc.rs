@@ -45,7 +45,9 @@ pub fn render() -> String {
 
 /// The base catalogue's files, as the examples refer to them.
 pub fn base() -> String {
-    BASE.iter().map(|(path, text)| file_block(path, text)).collect()
+    BASE.iter()
+        .map(|(path, text)| file_block(path, text))
+        .collect()
 }
 
 /// One code's section: heading, summary, explanation and both examples.
@@ -89,12 +91,8 @@ fn example(title: &str, ex: &Example) -> String {
         out.push_str(&match edit {
             Edit::Text { text } => file_block(path, text),
             Edit::Bytes { bytes } => format!(
-                "- `{path}` holds the bytes `{}` (not UTF-8)\n\n",
-                bytes
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                "- `{path}`, bytes that are not UTF-8 (`\\xNN` is one byte):\n\n{}",
+                indent(&fence(&escaped(bytes)))
             ),
             Edit::Append { text } => {
                 format!("- `{path}`, added at the end:\n\n{}", indent(&fence(text)))
@@ -114,6 +112,17 @@ fn example(title: &str, ex: &Example) -> String {
         });
     }
     out
+}
+
+/// Bytes as text: printable ASCII and line breaks as they are, every other byte as `\xNN`.
+fn escaped(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            b'\n' | 0x20..=0x7e => char::from(b).to_string(),
+            _ => format!("\\x{b:02x}"),
+        })
+        .collect()
 }
 
 fn file_block(path: &str, text: &str) -> String {
