@@ -84,14 +84,18 @@ document is not re-synced, the table tells an older truth.
         "AB602",
         "Every begin marker needs its end marker with the same name, in order. Without it, \
 where the generated text ends is unknown, and a rewrite could swallow the rest of the \
-document — so nothing in the document is rewritten until the markers pair up.",
+document — so nothing in the document is rewritten until the markers pair up.
+
+The finding names the marker that has no partner. `verify` reports it; `sync` refuses to touch the document until it is fixed.",
         over(&readme("<!-- auditbook:end category-counts -->\n", ""), VERIFY),
         over(&CLEAN, VERIFY),
     ),
     ex(
         "AB603",
         "A region that begins inside another would be overwritten when the outer one is \
-rendered. Regions follow one another; they do not nest.",
+rendered. Regions follow one another; they do not nest.
+
+`verify` also reports the end markers that no longer pair up (AB602); closing the outer region first fixes both.",
         over(
             &readme(
                 "<!-- auditbook:begin category-counts -->\n",
@@ -105,7 +109,9 @@ rendered. Regions follow one another; they do not nest.",
         "AB604",
         "The same region twice in one document — same name, same arguments — is either a copy \
 and paste slip, or two places that will be kept identical by hand. Keep one, or give them \
-different arguments (`category=FID`).",
+different arguments (`category=FID`).
+
+The finding points at the second region and names the line of the first.",
         over(
             &readme(
                 "## Stand\n",
@@ -120,7 +126,9 @@ different arguments (`category=FID`).",
         "A region names a built-in table (rules-table, category-counts, severity-counts, \
 advisory-list, check-index) or a project template `templates/NAME.md.tera`. A name that is \
 neither, or a marker that is not written as `<!-- auditbook:begin NAME key=value -->`, cannot \
-be rendered, and nothing in the document is rewritten.",
+be rendered, and nothing in the document is rewritten.
+
+Templates are looked up in `templates/` beside the catalogue, or in the directory `--templates` names.",
         over(
             &[
                 DOCS,
@@ -137,7 +145,9 @@ be rendered, and nothing in the document is rewritten.",
         "AB606",
         "Region arguments narrow a table: `category=`, `where=` (an expression) and `base=` \
 (the link prefix from the document to the check files). An unknown key, a category the \
-catalogue does not have, or an expression that does not parse leaves nothing to render.",
+catalogue does not have, or an expression that does not parse leaves nothing to render.
+
+The same arguments work with `auditbook table NAME key=value`, which is a quick way to try them out.",
         over(
             &readme("begin category-counts", "begin category-counts category=XYZ"),
             VERIFY,
@@ -166,14 +176,18 @@ Run `sync` again once nothing else is editing the document.",
         "A declared claim holds a sentence of a document to the catalogue: a regular \
 expression with named groups, and per group a query (`count(checks)`, `ids(checks where \
 adoption == \"advisory\")`). A claim whose pattern does not compile, whose query names an \
-unknown set or does not parse, or whose document is not declared cannot be checked at all.",
+unknown set or does not parse, or whose document is not declared cannot be checked at all.
+
+The message names the claim and the group whose query is wrong, and what was expected.",
         over(&claims("count(categories)", "count(kategorien)"), VERIFY),
         over(&CLEAN, VERIFY),
     ),
     ex(
         "AB611",
         "A claim can be confined to one section of its document, by heading. When that heading \
-is renamed, the claim finds nothing to read; rather than pass unchecked, it is an error.",
+is renamed, the claim finds nothing to read; rather than pass unchecked, it is an error.
+
+Headings are compared as written, without the `#` marks; the claim reads the section up to the next heading of the same or a higher level.",
         over(&claims("section: Umfang", "section: Inhalt"), VERIFY),
         over(&CLEAN, VERIFY),
     ),
@@ -181,7 +195,9 @@ is renamed, the claim finds nothing to read; rather than pass unchecked, it is a
         "AB612",
         "A claim whose pattern no longer matches has lost its sentence: it was reworded, moved \
 or deleted. Passing would mean the statement is no longer checked while everyone believes it \
-is, so it is an error until the pattern follows the new wording or the claim is removed.",
+is, so it is an error until the pattern follows the new wording or the claim is removed.
+
+A `skip:` setting can also make a claim unmatched, when the only matches were in skipped tables, code or quotes.",
         over(&readme("2 Checks in zwei", "2 Prüfungen in zwei"), VERIFY),
         over(&CLEAN, VERIFY),
     ),
@@ -189,7 +205,9 @@ is, so it is an error until the pattern follows the new wording or the claim is 
         "AB613",
         "The most common drift: a document states a count (\"2 Checks\") and the catalogue has \
 moved on. The finding names both numbers and the query. A claim can also state a bound \
-(`<= count(…)`) for sentences like \"weniger als 20\".",
+(`<= count(…)`) for sentences like \"weniger als 20\".
+
+A number written as a word (`zwei`, `twelve`) is compared the same way.",
         over(&readme("2 Checks", "3 Checks"), VERIFY),
         over(&CLEAN, VERIFY),
     ),
@@ -197,7 +215,9 @@ moved on. The finding names both numbers and the query. A claim can also state a
         "AB614",
         "A group meant to hold a count must hold digits or a number word auditbook reads \
 (German or English, up to ninety-nine: `zwölf`, `twenty-one`). \"etliche\" is not a number, \
-so the claim cannot be held to anything.",
+so the claim cannot be held to anything.
+
+Words that are not numbers are reported instead of read as zero, since a guess would make the claim pass or fail by accident.",
         over(&readme("2 Checks", "etliche Checks"), VERIFY),
         over(&readme("2 Checks", "zwei Checks"), VERIFY),
     ),
@@ -205,7 +225,9 @@ so the claim cannot be held to anything.",
         "AB615",
         "When a claim lists ids in groups (enforced here, advisory there), each id must sit in \
 the group whose query selects it. A check made advisory while the document still lists it \
-as enforced tells readers it can block a release when it cannot.",
+as enforced tells readers it can block a release when it cannot.
+
+The finding names the group the id belongs in, by the query that selects it.",
         over(
             &[
                 DOCS,
@@ -229,7 +251,9 @@ as enforced tells readers it can block a release when it cannot.",
     ex(
         "AB616",
         "One id listed in two groups of the same claim says two contradicting things about one \
-check. The finding says which group the query puts it in.",
+check. The finding says which group the query puts it in.
+
+The id is kept in the group whose query selects it; the other mention is the error.",
         over(&readme("Beratend: keine.", "Beratend: FID-001."), VERIFY),
         over(&CLEAN, VERIFY),
     ),
@@ -237,14 +261,18 @@ check. The finding says which group the query puts it in.",
         "AB617",
         "A list in a document reads as complete: a check the query selects but no group names \
 reads as \"not affected\". New checks are the usual cause — the catalogue grew, the sentence \
-did not.",
+did not.
+
+The finding names the group whose query selects the missing id.",
         over(&readme(ENFORCED, "Verbindlich: ARCH-001."), VERIFY),
         over(&CLEAN, VERIFY),
     ),
     ex(
         "AB618",
         "An id in a claimed list that the query does not know — no such check, a retired one, \
-or one outside the set — is a statement about something the catalogue does not hold.",
+or one outside the set — is a statement about something the catalogue does not hold.
+
+A mention of an id no check has is also reported by the link checks (AB211), since the document is declared.",
         over(&readme(ENFORCED, "Verbindlich: ARCH-001, FID-001 und FID-007."), VERIFY),
         over(&CLEAN, VERIFY),
     ),
@@ -253,7 +281,9 @@ or one outside the set — is a statement about something the catalogue does not
         "A group named under `strict` must list its members and nothing else. Each piece of \
 the list — split at commas, `und`, `and` and the like — must be one member by itself; an \
 ellipsis, a misspelt id or a word that is no id is reported where it stands, since it hides \
-what the list really says.",
+what the list really says.
+
+Without `strict`, such a list passes as long as every member appears in it somewhere; `strict` is for lists that must say exactly their members.",
         over(&readme(ENFORCED, "Verbindlich: ARCH-001, … FID-001."), VERIFY),
         over(&CLEAN, VERIFY),
     ),
@@ -261,7 +291,9 @@ what the list really says.",
         "AB620",
         "Every check `require_coverage` selects must be linked in the rule table's section of \
 every declared document with such a table — the place readers look to see what enforces a \
-rule. A check mentioned there only as text, or not at all, is missing from that view.",
+rule. A check mentioned there only as text, or not at all, is missing from that view.
+
+A rule table in a document is a view readers trust; the catalogue's rule files alone do not satisfy this check for the document.",
         over(
             &[
                 RULE_TABLE[0],
@@ -278,7 +310,9 @@ rule. A check mentioned there only as text, or not at all, is missing from that 
         "A relative link from a document that names an existing check (its text or file name \
 is the id) but does not lead to the check's file from where the document lies: \
 `FID-001.md` from the repository root instead of `checks/FID-001.md`. On GitHub the link is \
-a 404. For generated tables, the region's `base=` sets the prefix.",
+a 404. For generated tables, the region's `base=` sets the prefix.
+
+The finding names the check file the link should lead to.",
         over(&readme("## Umfang\n", "## Umfang\n\nSiehe [FID-001](FID-001.md).\n"), VERIFY),
         over(
             &readme("## Umfang\n", "## Umfang\n\nSiehe [FID-001](checks/FID-001.md).\n"),
@@ -288,7 +322,9 @@ a 404. For generated tables, the region's `base=` sets the prefix.",
     ex(
         "AB630",
         "In a `strict` group each member is named once. A repeat is harmless to the set, but \
-in prose it usually means a different id was meant in one of the two places.",
+in prose it usually means a different id was meant in one of the two places.
+
+The finding points at the second occurrence.",
         over(&readme(ENFORCED, "Verbindlich: ARCH-001, FID-001 und FID-001."), VERIFY),
         over(&CLEAN, VERIFY),
     ),

@@ -23,7 +23,9 @@ the catalogue format, section 4.",
         "AB302",
         "An expression may read only the fields the profile schema declares. A field that is \
 not declared is absent from every profile, so the comparison is decided by a missing value — \
-usually a misspelt field name.",
+usually a misspelt field name.
+
+Declare new fields under `profile.fields` in catalogue.yaml; every profile then has to answer them (unless `required: false`).",
         over(
             &[arch(ALWAYS, "applies_when: 'sdk_language == \"rust\"'")],
             LINT,
@@ -37,7 +39,9 @@ usually a misspelt field name.",
         "AB303",
         "Comparisons are typed: a string field is compared with a string, a boolean field with \
 `true` or `false`, and `.includes(…)` works on list fields only. `write_capable == \"nein\"` \
-compares a boolean with text and would be false for every profile.",
+compares a boolean with text and would be false for every profile.
+
+There is no conversion between types: quoting a boolean makes it a string, and a string compared with a boolean is reported rather than guessed at.",
         over(
             &[arch(ALWAYS, "applies_when: 'write_capable == \"nein\"'")],
             LINT,
@@ -51,7 +55,9 @@ compares a boolean with text and would be false for every profile.",
         "AB304",
         "A field with a closed vocabulary can only hold its listed values. Comparing it with \
 another literal — `transport == \"stdio\"` when the value is `stdio-only` — can never be \
-true, so the check silently never applies (or, with `!=`, always does).",
+true, so the check silently never applies (or, with `!=`, always does).
+
+The finding lists the field's vocabulary. Fields declared with `open: true` have example values only and are not held to them.",
         over(
             &[arch(ALWAYS, "applies_when: 'transport == \"stdio\"'")],
             LINT,
@@ -64,7 +70,9 @@ true, so the check silently never applies (or, with `!=`, always does).",
     ex(
         "AB305",
         "The same as AB304 for list fields: `.includes(\"AWS\")` on a list whose vocabulary \
-has no `AWS` is never true.",
+has no `AWS` is never true.
+
+Like AB304, the finding lists the vocabulary, and open fields are exempt.",
         over(
             &[arch(ALWAYS, "applies_when: 'deployment.includes(\"AWS\")'")],
             LINT,
@@ -81,7 +89,9 @@ has no `AWS` is never true.",
         "AB306",
         "When part of an expression is constant — `always` in an `or`, `never` in an `and`, a \
 test that is true for every profile — the rest of it is dead: it can be edited at will and \
-nothing changes. That is rarely what the author meant.",
+nothing changes. That is rarely what the author meant.
+
+It is a warning: the expression still works, but part of it is noise that misleads the next reader.",
         over(
             &[arch(
                 ALWAYS,
@@ -98,7 +108,9 @@ nothing changes. That is rarely what the author meant.",
         "AB307",
         "An expression that is true for every profile the schema allows says the same as \
 `always`, in more words. Written out, it suggests a condition that does not exist; a reader \
-looking for the checks that always apply will miss it.",
+looking for the checks that always apply will miss it.
+
+It is a warning, because the check still applies exactly where it should; only the way it says so is misleading.",
         over(
             &[arch(
                 ALWAYS,
@@ -112,7 +124,9 @@ looking for the checks that always apply will miss it.",
         "AB308",
         "An expression that no profile can satisfy makes the check dead: it never applies, so \
 it is never audited, and nothing in an audit report shows that. It is an error because such a \
-check is in the catalogue in name only.",
+check is in the catalogue in name only.
+
+Usually two conditions were joined with `and` where `or` was meant, or a condition contradicts one the schema makes impossible.",
         over(
             &[arch(
                 ALWAYS,
@@ -129,7 +143,9 @@ check is in the catalogue in name only.",
         "AB309",
         "Which protocol revision a check is written for is declared by `spec_baseline`, and a \
 dedicated gate compares it with the profile's revision field. Reading that field in \
-`applies_when` as well would make two rules decide the same question, and they can disagree.",
+`applies_when` as well would make two rules decide the same question, and they can disagree.
+
+`spec_baseline` takes the revisions catalogue.yaml declares (`spec_baselines.values`), and the gate reads the profile field named by `spec_baselines.profile_field`.",
         over(
             &[arch(
                 ALWAYS,

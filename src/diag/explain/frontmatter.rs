@@ -148,7 +148,9 @@ Rename the file, or correct the id — whichever was the mistake.",
     ex(
         "AB110",
         "The prefix of an id is its category: FID-001 belongs to FID. A check whose `category` \
-field says otherwise would be counted in one category and numbered in another.",
+field says otherwise would be counted in one category and numbered in another.
+
+The id wins the argument: links, the manifest and retired entries all go by id. So the usual fix is to correct `category`; renumbering is only right when the check really moved to another category, and then the old id is retired.",
         over(&[arch("category: ARCH", "category: FID")], LINT),
         over(&[], LINT),
     ),
@@ -165,7 +167,9 @@ Declare the category, or correct the check's category.",
         "AB112",
         "Severities come from a closed list (by default critical, high, medium, low; \
 `severities` in catalogue.yaml may declare others). Blocking rules and the score weigh \
-findings by severity, so a value outside the list — `hoch`, `High` — cannot be weighed.",
+findings by severity, so a value outside the list — `hoch`, `High` — cannot be weighed.
+
+Which values count as severities, and which of them block a release (`blocking_severities`), is the catalogue's decision, made once in catalogue.yaml. A check cannot introduce a level of its own.",
         over(&[fid("severity: high", "severity: hoch")], LINT),
         over(&[], LINT),
     ),
@@ -173,7 +177,9 @@ findings by severity, so a value outside the list — `hoch`, `High` — cannot 
         "AB113",
         "Adoption is `enforced` (the default: a failure can block) or `advisory` (it is \
 reported but never blocks). Any other value is refused rather than read as one of the two, \
-since a typo must never silently demote or promote a check.",
+since a typo must never silently demote or promote a check.
+
+Leaving the field out is the same as `enforced`; write `adoption: advisory` for a check that is being introduced and should not block yet.",
         over(&[fid(FID_SEVERITY, "severity: high\nadoption: optional\n")], LINT),
         over(&[fid(FID_SEVERITY, "severity: high\nadoption: advisory\n")], LINT),
     ),
@@ -181,7 +187,9 @@ since a typo must never silently demote or promote a check.",
         "AB114",
         "`spec_baseline` says which protocol revision a check was written for; profiles that \
 speak another revision skip it. The values (and aliases such as `beide`) are declared in \
-catalogue.yaml; a revision that is not declared cannot be compared with any profile.",
+catalogue.yaml; a revision that is not declared cannot be compared with any profile.
+
+A check written for every revision needs no `spec_baseline` at all: the default (`both` unless catalogue.yaml says otherwise) applies.",
         over(&[fid(FID_SEVERITY, "severity: high\nspec_baseline: \"2024-11-05\"\n")], LINT),
         over(&[fid(FID_SEVERITY, "severity: high\nspec_baseline: \"2025-11-25\"\n")], LINT),
     ),
@@ -189,7 +197,9 @@ catalogue.yaml; a revision that is not declared cannot be compared with any prof
         "AB115",
         "`evidence_required` is how many evidence items a pass, fail or partial result of the \
 check must carry. It is a count: a whole number, zero or more, written without quotes. A \
-quoted `\"2\"` is text and is not converted.",
+quoted `\"2\"` is text and is not converted.
+
+Zero is allowed, for a check whose results need no evidence item; the default is one.",
         over(&[fid(FID_SEVERITY, "severity: high\nevidence_required: \"2\"\n")], LINT),
         over(&[fid(FID_SEVERITY, "severity: high\nevidence_required: 2\n")], LINT),
     ),
@@ -213,7 +223,9 @@ Give the second check the next free number (`auditbook new CATEGORY`).",
         "AB117",
         "A required field that is present but empty (`title: \"\"`, `severity:`) is as missing \
 as one that is absent, but it looks filled in at a glance. It is reported on its own so the \
-message can point at the line.",
+message can point at the line.
+
+Fields that may be left out have defaults; a field that is written must hold a value, since an empty one is almost always a template that was not filled in.",
         over(
             &[fid("title: \"Zahlen werden unverändert durchgereicht\"", "title: \"\"")],
             LINT,
@@ -225,7 +237,9 @@ message can point at the line.",
         "YAML tags (`!!python/object:…`, `!!binary`, `!custom`) ask a reader to construct a \
 particular type. Some YAML libraries execute code to do so. auditbook reads plain values \
 only, and refuses tags in frontmatter and catalogue.yaml so that a catalogue cannot carry an \
-instruction for a less careful reader.",
+instruction for a less careful reader.
+
+The finding names the tag. Removing it leaves the plain scalar, which is almost always what was meant (`!!str 1.0.0` is just `1.0.0`, quoted if it must stay text).",
         over(&[cat("version: 1.0.0", "version: !!str 1.0.0")], LINT),
         over(&[], LINT),
     ),
@@ -234,7 +248,9 @@ instruction for a less careful reader.",
         "A check can declare `probe:`, the observations `auditbook probe` makes on a live \
 server for it. Each probe has a kind from a fixed list and the parameters that kind takes. An \
 unknown kind or parameter would be a probe that never runs, and the check would silently stay \
-unobserved.",
+unobserved.
+
+`auditbook schema check` prints the JSON Schema of check frontmatter including `probe:`, so an editor can complete kinds and parameters; README, section Probing, describes what each kind observes.",
         over(&[fid(FID_SEVERITY, "severity: high\nprobe: {kind: tool-nams}\n")], LINT),
         over(&[fid(FID_SEVERITY, "severity: high\nprobe: {kind: tool-names}\n")], LINT),
     ),
@@ -242,7 +258,9 @@ unobserved.",
         "AB120",
         "catalogue.yaml is read key by key. A key whose value has the wrong shape — a string \
 where a list is expected, a list where a mapping is — is reported at its line and dropped; \
-every other key is kept, so one mistake costs only that key.",
+every other key is kept, so one mistake costs only that key.
+
+The message quotes what was expected and what was found. The catalogue format, section 3, lists every key with its type.",
         over(
             &[cat(
                 "required_sections: [Beschreibung, Prüfung, Pass Criteria]",
@@ -255,7 +273,9 @@ every other key is kept, so one mistake costs only that key.",
     ex(
         "AB121",
         "A key catalogue.yaml does not know is usually a misspelling, and a misspelt key is a \
-setting that silently does nothing. The finding suggests the nearest known key.",
+setting that silently does nothing. The finding suggests the nearest known key.
+
+An unknown key is reported and ignored; the rest of catalogue.yaml is read as usual.",
         over(&[cat("required_sections:", "requried_sections:")], LINT),
         over(&[], LINT),
     ),
@@ -263,7 +283,9 @@ setting that silently does nothing. The finding suggests the nearest known key."
         "AB122",
         "Some values are well-formed YAML but cannot be used: an `id_pattern` that is not a \
 regular expression, a category prefix declared twice, a blocking severity that is not a \
-severity. The message says which value and why.",
+severity. The message says which value and why.
+
+The key is then treated as absent (its default applies where it has one), so one unusable value does not stop the rest of the catalogue from being checked.",
         over(&[cat_add("id_pattern: '^[A-Z{2,6}-\\d{3}$'\n")], LINT),
         over(&[cat_add("id_pattern: '^[A-Z]{2,6}-\\d{3}$'\n")], LINT),
     ),

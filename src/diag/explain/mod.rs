@@ -362,6 +362,13 @@ mod tests {
     }
 
     #[test]
+    fn every_explanation_has_paragraphs_to_read() {
+        for e in all() {
+            assert!(e.paragraphs().count() >= 2, "{}: one paragraph", e.code);
+        }
+    }
+
+    #[test]
     fn every_example_applies_to_the_base() {
         for e in all() {
             for ex in [&e.bad, &e.good] {

@@ -96,7 +96,9 @@ pub static ROWS: &[Explanation] = &[
         "The `scoring` block sets how much each finding costs: points per severity, the \
 fraction a partial or an advisory finding costs, the floor and the maximum. A negative \
 weight, a fraction outside 0 to 1, or a weight for a severity that is not declared would make \
-the score mean something other than what the report says it means.",
+the score mean something other than what the report says it means.
+
+Defaults apply for every scoring value not written; `audit --explain-score` shows the computation with the values in use.",
         over(&[cat_add("scoring: {partial_fraction: 1.5}\n")], LINT),
         over(&[cat_add("scoring: {partial_fraction: 0.5}\n")], LINT),
     ),
@@ -129,7 +131,9 @@ the command or URL first; a web page is not the server.",
         "A probe writes its observations into the results file, but a result a person \
 recorded there (without `source: probe`) is kept: a person's judgement is not overwritten by \
 a machine's. The note names each such check, so the two can be compared; `--overwrite` \
-replaces them.",
+replaces them.
+
+The kept result is the one the audit uses.",
         over(
             &PROBED,
             Run::Command {

@@ -25,7 +25,9 @@ Add the file, or remove the line (and retire the id if it was ever released).",
         "AB202",
         "A check file that the manifest does not list was added without being recorded. The \
 manifest is what reviewers read to see the catalogue change, so a check must not slip in \
-past it.",
+past it.
+
+Add the id to MANIFEST.txt in the same change that adds the file; `auditbook new` does both.",
         over(
             &[(
                 "checks/MANIFEST.txt",
@@ -42,7 +44,9 @@ past it.",
         "AB203",
         "An id listed twice in the manifest is harmless to read but suggests a merge gone \
 wrong, and counts taken from the manifest would be off by one. The finding points at the \
-second line and names the first.",
+second line and names the first.
+
+Delete the second line; the order of the manifest carries no meaning, so it does not matter which of the two stays.",
         over(
             &[("checks/MANIFEST.txt", Append { text: "FID-001\n" })],
             LINT,
@@ -53,7 +57,9 @@ second line and names the first.",
         "AB204",
         "Each line of MANIFEST.txt is one id, a comment starting with `#`, or empty. Anything \
 else — a title, an id with a space, two ids on a line — is not read as an id at all, so the \
-check it was meant to list counts as unlisted.",
+check it was meant to list counts as unlisted.
+
+Comments (`# …`) and empty lines are allowed anywhere, so notes about planned checks can stay in the manifest as comments.",
         over(
             &[(
                 "checks/MANIFEST.txt",
@@ -90,7 +96,9 @@ Correct the id, or remove the link.",
         "AB211",
         "An id written in running text (`FID-009`), not as a link, that no check has. It is a \
 warning, not an error, because text sometimes names an id on purpose — \"there is no \
-FID-009\" — but far more often it is a typo that a reader will follow.",
+FID-009\" — but far more often it is a typo that a reader will follow.
+
+A mention of an existing id is not a finding at all, and a mention of a retired id is a note (AB213). Only an id that nothing in the catalogue knows is a warning.",
         over(
             &[arch(
                 "Siehe auch [FID-001](FID-001.md).",
@@ -195,7 +203,9 @@ It is a warning because the catalogue itself is intact; the reader is not.",
         "A link's `#fragment` must name a heading of the target (by GitHub's slug: lower case, \
 punctuation dropped, spaces as hyphens, repeats numbered) or an HTML anchor in it. A fragment \
 that matches nothing opens the file at its top, and the reader does not find what the link \
-promised.",
+promised.
+
+The slug of a heading like `## Pass Criteria` is `pass-criteria`; headings that repeat get `-1`, `-2` in order. An `<a id=…>` anchor in the target counts as well.",
         over(
             &[arch(
                 "[FID-001](FID-001.md)",
@@ -215,7 +225,9 @@ promised.",
         "AB220",
         "`required_sections` in catalogue.yaml names the `## ` sections every check has. \
 Audits rely on them: the auditor needs the verification steps and the criteria. A check \
-without one of them cannot be audited the same way as the others.",
+without one of them cannot be audited the same way as the others.
+
+The finding names the missing heading as catalogue.yaml declares it; add it with that text.",
         over(
             &[arch(
                 "## Prüfung\n\nDie registrierten Werkzeuge auflisten.\n\n",
@@ -229,7 +241,9 @@ without one of them cannot be audited the same way as the others.",
         "AB221",
         "Audit results cite pass criteria. Written as task-list items (`- [ ] …`) they can be \
 counted, ticked and cited one by one; written as prose or a plain list they cannot. The \
-warning points at the section.",
+warning points at the section.
+
+The section itself is there; only its items lack the task-list form.",
         over(&[arch("- [ ] Alle Namen", "- Alle Namen")], LINT),
         over(&[], LINT),
     ),
@@ -249,7 +263,9 @@ practice.",
         "A check `require_sources` does not select may rest on house practice, but it should \
 say so: a line matching `require_sources.house_practice` (by default `House practice: …`). \
 Without a source and without that line, a reader cannot tell a deliberate house rule from a \
-forgotten citation.",
+forgotten citation.
+
+It is a warning, not an error: house practice is a legitimate basis, it just has to be declared.",
         over(
             &[
                 cat_add(SOURCES_FID),
@@ -282,7 +298,9 @@ It is a note: the source is cited, just not precisely enough.",
         "AB225",
         "`require_sources.where` is an expression over check fields, in the language of \
 `require_coverage` and `list --where`. If it does not parse or does not type, nobody knows \
-which checks must cite a source, and none is held to it.",
+which checks must cite a source, and none is held to it.
+
+The message gives the column and what was expected there. `list --where` takes the same language, so an expression can be tried out on the command line before it goes into catalogue.yaml.",
         over(
             &[cat_add(
                 "require_sources:\n  where: 'category = \"FID\"'\n  section: Beschreibung\n",
