@@ -215,14 +215,13 @@ pub fn plan_sync(cat: &Catalogue, templates: &Templates) -> Result<SyncPlan, Vec
         if !same {
             problems.push(
                 Diagnostic::new(
-                    &codes::REGION_UNBALANCED,
+                    &codes::DOC_CHANGED_WHILE_READING,
                     format!(
                         "`{}` changed on disk while auditbook read it; nothing was written",
                         doc.path
                     ),
                 )
-                .file(doc.path.clone())
-                .help("run `auditbook sync` again"),
+                .file(doc.path.clone()),
             );
             continue;
         }

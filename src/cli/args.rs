@@ -148,6 +148,11 @@ pub enum Command {
     ///
     /// Example: auditbook man > auditbook.1 && man ./auditbook.1
     Man,
+    /// One diagnostic code at length: what it means, since when, an example that produces
+    /// it and one that does not.
+    ///
+    /// Example: auditbook explain AB212   (or: auditbook explain link-to-retired-check)
+    Explain(ExplainArgs),
 }
 
 #[derive(Args, Debug)]
@@ -248,4 +253,10 @@ pub struct SyncArgs {
     /// --catalogue DIR-OR-SNAPSHOT
     #[arg(long, value_name = "FILE")]
     pub claims: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The code (AB212) or its name (link-to-retired-check)
+    pub code: String,
 }

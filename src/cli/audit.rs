@@ -201,6 +201,8 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     };
     let explanation = args.explain_score.then(|| score.explain());
     let rep = report::build(cat, &checked, &run, score, &options);
+    let refused = refused_comparison(&rep);
+    inputs::eprint_problems(cli, &refused, &Default::default());
     let rendered = match fmt {
         "json" => common::json_text(&rep)?,
         "sarif" => crate::render::audit_sarif::sarif(&rep),
@@ -227,7 +229,8 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         (None, Some(e)) => common::print(&e)?,
         (None, None) => common::print(&rendered)?,
     }
-    let deny = inputs::fails(cli, &run.audit.problems) && common::deny_warnings(cli);
+    let deny = (inputs::fails(cli, &run.audit.problems) || inputs::fails(cli, &refused))
+        && common::deny_warnings(cli);
     let breached = gates.breaches(cat, &rep);
     for b in &breached {
         super::output::eprint(&format!("auditbook: gate breached: {b}\n"));
@@ -239,6 +242,24 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             super::EXIT_OK
         },
     )
+}
+
+/// `--previous` named a report this audit cannot be compared with: the report says why, and
+/// so does a finding, since a silent refusal reads like "nothing changed".
+fn refused_comparison(rep: &report::Report) -> Vec<crate::diag::Diagnostic> {
+    rep.comparison
+        .iter()
+        .filter_map(|c| {
+            let why = c.refused.as_deref()?;
+            Some(
+                crate::diag::Diagnostic::new(
+                    &codes::PREVIOUS_NOT_COMPARABLE,
+                    format!("`{}` is not compared with this audit: {why}", c.previous),
+                )
+                .file(c.previous.clone()),
+            )
+        })
+        .collect()
 }
 
 /// `--probe`: the recorded results (when there are any) with the probe's merged in, as a data

@@ -7,6 +7,7 @@ mod common;
 mod completions;
 mod diff;
 mod elsewhere;
+mod explain;
 mod graph;
 mod inputs;
 mod lint;
@@ -113,5 +114,6 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Site(a) => site::run(cli, a),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
+        Command::Explain(a) => explain::run(cli, a),
     }
 }

@@ -363,6 +363,9 @@ codes! {
     REGION_ARGUMENTS = "AB606", "region-arguments", Error,
         "A region's arguments cannot be rendered (an unknown key, category or expression).",
         "Region arguments are category=, where= and base=, as for `auditbook table`.";
+    DOC_CHANGED_WHILE_READING = "AB607", "document-changed-while-reading", Error,
+        "A document changed on disk between being read and being rewritten; nothing is written.",
+        "Run `auditbook sync` again once nothing else is editing the document.";
     CLAIM_INVALID = "AB610", "claim-invalid", Error,
         "A declared claim cannot be checked: its pattern, a query, or its document is wrong.",
         "Fix the claim in catalogue.yaml; queries are count(SET) or ids(SET) [where EXPR].";

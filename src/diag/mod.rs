@@ -6,6 +6,7 @@
 //! which passes ran.
 
 pub mod codes;
+pub mod explain;
 
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -49,13 +50,14 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic at the level its code is registered with.
+    /// A diagnostic at the level its code is registered with, carrying the registered help
+    /// until a finding-specific one replaces it (`help`).
     pub fn new(code: &'static Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code: code.code,
             level: code.level,
             message: message.into(),
-            help: None,
+            help: Some(code.help.to_string()),
             file: None,
             line: None,
             column: None,
