@@ -13,6 +13,8 @@ pub mod cli;
 pub mod diag;
 pub mod diff;
 pub mod dsl;
+pub mod expect;
+pub mod fix;
 pub mod graph;
 pub mod json_schema;
 pub mod lint;

@@ -101,7 +101,7 @@ pub enum Command {
     /// Documents against the catalogue: links, generated regions, declared claims.
     ///
     /// Example: auditbook -C catalogue verify --format github
-    Verify,
+    Verify(FixArgs),
     /// Rewrite stale generated regions in place (atomically; nothing outside the markers).
     ///
     /// Example: auditbook -C catalogue sync
@@ -140,6 +140,12 @@ pub enum Command {
     ///
     /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook
     Completions(super::completions::CompletionsArgs),
+    /// Run the catalogue's own tests (tests/*.yaml under its root): which checks must and must
+    /// not apply to a profile, the verdict and score of example results, the claims a document
+    /// must pass; a failure shows the diff.
+    ///
+    /// Example: auditbook -C catalogue test
+    Test,
     /// The manual page (roff), printed to stdout.
     ///
     /// Example: auditbook man > auditbook.1 && man ./auditbook.1
@@ -212,6 +218,29 @@ pub struct LintArgs {
     /// one process for a pre-commit hook
     #[arg(long)]
     pub verify: bool,
+    #[command(flatten)]
+    pub fixing: FixArgs,
+}
+
+/// Fixing findings in place (`lint` and `verify`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct FixArgs {
+    /// Apply the safe fixes (retired links, stale regions, manifest, key case, quoting), all
+    /// files at once or none, then lint again and report what remains
+    #[arg(long)]
+    pub fix: bool,
+    /// Also apply unsafe fixes (stub sections, stale numbers in prose); implies --fix
+    #[arg(long = "unsafe-fixes")]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of writing them
+    #[arg(long)]
+    pub diff: bool,
+}
+
+impl FixArgs {
+    pub fn wanted(&self) -> bool {
+        self.fix || self.unsafe_fixes || self.diff
+    }
 }
 
 #[derive(Args, Debug)]

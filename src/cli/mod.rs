@@ -6,6 +6,7 @@ mod audit;
 mod common;
 mod completions;
 mod diff;
+mod fix;
 mod graph;
 mod inputs;
 mod lint;
@@ -24,6 +25,7 @@ mod snapshot;
 mod stats;
 mod sync;
 mod table;
+mod test;
 mod verify;
 
 pub use args::{Cli, Command};
@@ -91,6 +93,9 @@ fn usage(e: &clap::Error) -> u8 {
 pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
     crate::load::confine::allow(&cli.allow_path);
     match &cli.command {
+        Command::Lint(a) if a.fixing.wanted() => {
+            fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing)
+        }
         Command::Lint(a) => lint::run(cli, a),
         Command::List(a) => list::run(cli, a),
         Command::Show(a) => show::run(cli, a),
@@ -101,7 +106,8 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Retire(a) => retire::run(cli, a),
         Command::Snapshot => snapshot::run(cli),
         Command::Diff(a) => diff::run(cli, a),
-        Command::Verify => verify::run(cli),
+        Command::Verify(a) if a.wanted() => fix::run(cli, fix::Scope::Verify, a),
+        Command::Verify(_) => verify::run(cli),
         Command::Sync => sync::run(cli),
         Command::Profile(c) => profile::run(cli, c),
         Command::Applicability(a) => applicability::run(cli, a),
@@ -111,6 +117,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Completions(a) => completions::run(a),
+        Command::Test => test::run(cli),
         Command::Man => completions::man(),
     }
 }
