@@ -16,6 +16,7 @@ pub mod dsl;
 pub mod expect;
 pub mod fix;
 pub mod graph;
+pub mod init;
 pub mod json_schema;
 pub mod lint;
 pub mod load;

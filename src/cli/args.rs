@@ -140,6 +140,11 @@ pub enum Command {
     ///
     /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook
     Completions(super::completions::CompletionsArgs),
+    /// Start a catalogue: a starter that lints clean in an empty folder, or (--from-existing)
+    /// a catalogue.yaml inferred from the checks of a catalogue that has none. Never overwrites.
+    ///
+    /// Example: auditbook -C path/to/german-catalogue init --from-existing --dry-run
+    Init(InitArgs),
     /// Run the catalogue's own tests (tests/*.yaml under its root): which checks must and must
     /// not apply to a profile, the verdict and score of example results, the claims a document
     /// must pass; a failure shows the diff.
@@ -254,4 +259,17 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The check id
     pub id: String,
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Infer catalogue.yaml from the check files already in the folder
+    #[arg(long = "from-existing")]
+    pub from_existing: bool,
+    /// Print what would be written instead of writing it
+    #[arg(long = "dry-run")]
+    pub dry_run: bool,
+    /// The catalogue's name (default: the folder's name)
+    #[arg(long)]
+    pub name: Option<String>,
 }

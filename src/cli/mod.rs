@@ -8,6 +8,7 @@ mod completions;
 mod diff;
 mod fix;
 mod graph;
+mod init;
 mod inputs;
 mod lint;
 mod list;
@@ -117,6 +118,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Completions(a) => completions::run(a),
+        Command::Init(a) => init::run(cli, a),
         Command::Test => test::run(cli),
         Command::Man => completions::man(),
     }
