@@ -90,6 +90,11 @@ pub enum Command {
     ///
     /// Example: auditbook retire DRIFT-007 --date 2026-08-07 --reason "merged" --merged-into FID-006
     Retire(RetireArgs),
+    /// Rename a check: its file, every link, mention, table cell and manifest line; records the
+    /// old id as replaced by the new one.
+    ///
+    /// Example: auditbook rename DRIFT-003 FID-008
+    Rename(RenameArgs),
     /// A JSON snapshot of the catalogue with byte and semantic fingerprints.
     ///
     /// Example: auditbook snapshot > snapshot-2.3.0.json
@@ -207,6 +212,20 @@ pub struct RetireArgs {
         conflicts_with = "merged_into"
     )]
     pub replaced_by: Option<String>,
+    /// Also move every link to the id onto the successor (mentions in prose stay, listed)
+    #[arg(long)]
+    pub rewrite: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RenameArgs {
+    /// The check to rename
+    pub old: String,
+    /// Its new id
+    pub new: String,
+    /// The date recorded for the old id, YYYY-MM-DD (default: today)
+    #[arg(long)]
+    pub date: Option<String>,
 }
 
 #[derive(Args, Debug)]

@@ -18,6 +18,7 @@ mod portfolio;
 mod probe;
 mod probe_portfolio;
 mod profile;
+mod rename;
 mod retire;
 mod schema;
 mod show;
@@ -105,6 +106,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Graph(a) => graph::run(cli, a),
         Command::New(a) => new::run(cli, a),
         Command::Retire(a) => retire::run(cli, a),
+        Command::Rename(a) => rename::run(cli, a),
         Command::Snapshot => snapshot::run(cli),
         Command::Diff(a) => diff::run(cli, a),
         Command::Verify(a) if a.wanted() => fix::run(cli, fix::Scope::Verify, a),
