@@ -139,3 +139,44 @@ fn a_results_expectation_pins_verdict_and_score() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("-score: 85\n+score: 82.5"), "{text}");
 }
+
+#[test]
+fn tests_can_live_under_a_tests_key_in_catalogue_yaml() {
+    let dir = copy();
+    let config = dir.path().join("catalogue/catalogue.yaml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(
+        "\ntests:\n  - name: inline\n    profile: ../examples/cloud-http-apikey.profile.yaml\n    must_not_apply: [{id: CH-001, reason: no-match}]\n    must_apply: [SEC-002]\n",
+    );
+    std::fs::write(&config, text).unwrap();
+    let run = |args: &[&str]| {
+        auditbook()
+            .current_dir(dir.path())
+            .args(["-C", "catalogue"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["test"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("ok    inline (catalogue/catalogue.yaml:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("7 test(s): 7 passed"), "{stdout}");
+    // The key is part of the format: lint accepts it.
+    assert_eq!(
+        run(&["lint", "--deny", "warnings", "-q"]).status.code(),
+        Some(0)
+    );
+
+    // The failing twin: an inline expectation the catalogue does not meet.
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("must_apply: [SEC-002]", "must_apply: [CH-001]");
+    std::fs::write(&config, text).unwrap();
+    let out = run(&["test"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("+CH-001: no-match"));
+}

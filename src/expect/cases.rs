@@ -74,15 +74,24 @@ pub fn files(cat: &Catalogue) -> Vec<String> {
     out
 }
 
-/// Every case of every expectation file, and the problems reading them.
+/// Every case of `catalogue.yaml`'s `tests:` and of every expectation file, and the problems
+/// reading them.
 pub fn discover(cat: &Catalogue) -> (Vec<Case>, Vec<Diagnostic>) {
     let mut cases = Vec::new();
     let mut problems = Vec::new();
+    if !cat.config.tests.is_empty() {
+        let rel = crate::load::config::FILE_NAME;
+        // Read again as data, for the line of each entry; the loader already reported the
+        // file's own problems.
+        if let Ok(f) = data_file::read(&cat.root.join(rel), rel, &codes::TEST_INVALID) {
+            read_cases(cat, &f, rel, false, &mut cases, &mut problems);
+        }
+    }
     for rel in files(cat) {
         match data_file::read(&cat.root.join(&rel), &rel, &codes::TEST_INVALID) {
             Ok(f) => {
                 problems.extend(f.notes.iter().cloned());
-                read_cases(cat, &f, &rel, &mut cases, &mut problems);
+                read_cases(cat, &f, &rel, true, &mut cases, &mut problems);
             }
             Err(DataError::Invalid { diagnostics, .. }) => problems.extend(diagnostics),
             Err(DataError::Unreadable(m)) => problems.push(
@@ -99,6 +108,7 @@ fn read_cases(
     cat: &Catalogue,
     f: &DataFile,
     rel: &str,
+    whole_file: bool,
     cases: &mut Vec<Case>,
     problems: &mut Vec<Diagnostic>,
 ) {
@@ -114,7 +124,7 @@ fn read_cases(
         ));
         return;
     };
-    if let Value::Object(top) = &f.value {
+    if let (true, Value::Object(top)) = (whole_file, &f.value) {
         for k in top.keys().filter(|k| *k != "tests") {
             problems.push(bad(
                 k,
