@@ -70,7 +70,7 @@ mod tests {
         assert_eq!(offset(t, 2, 1), Some(7));
         assert_eq!(offset(t, 2, 2), Some(9));
         assert_eq!(offset(t, 9, 1), None);
-        assert_eq!(line_range(t, 2), Some(7..15));
+        assert_eq!(line_range(t, 2), Some(7..14));
         assert_eq!(newline(t), "\r\n");
         assert!(token_at("x FID-001.", 2, 7));
         assert!(!token_at("xFID-0012", 1, 7));
