@@ -291,3 +291,47 @@ fn fixes_read_unsaved_buffers_through_text_of() {
     assert_eq!(&buffer[e.start..e.end], "2026-07-28");
     assert_eq!(e.replacement, "\"2026-07-28\"");
 }
+
+#[test]
+fn a_fix_killed_after_any_write_step_is_finished_by_the_next_writing_command() {
+    let setup = || {
+        let f = clean();
+        f.edit(
+            "checks/FID-001.md",
+            "severity: critical",
+            "Severity: critical",
+        );
+        f.edit(
+            "checks/FID-002.md",
+            "spec_baseline: both",
+            "spec_baseline: 2026-07-28",
+        );
+        f.edit("checks/MANIFEST.txt", "FID-002\n", "");
+        f
+    };
+    let expected = setup();
+    expected.cmd().args(["lint", "--fix"]).assert().code(0);
+    let mut want = tree(expected.root());
+    want.retain(|k, _| !k.starts_with('.'));
+    let mut n = 1;
+    loop {
+        let f = setup();
+        let out = f
+            .cmd()
+            .args(["lint", "--fix"])
+            .env(auditbook::write::fault::ENV, n.to_string())
+            .output()
+            .unwrap();
+        if out.status.code() != Some(auditbook::write::fault::EXIT) {
+            assert_eq!(out.status.code(), Some(0), "run {n}");
+            break;
+        }
+        // The next writing command finishes the interrupted change.
+        f.cmd().arg("sync").output().unwrap();
+        let mut got = tree(f.root());
+        got.retain(|k, _| !k.starts_with('.'));
+        assert_eq!(got, want, "killed after step {n}");
+        n += 1;
+    }
+    assert!(n > 3, "three files are written: at least three steps ({n})");
+}
