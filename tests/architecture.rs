@@ -26,10 +26,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("editor schemas", &["json_schema"]),
     ("renderers", &["render"]),
     (
-        "document claims, probes, maintenance, diffs",
-        &["claims", "probe", "maintain", "diff"],
+        "document claims, probes, diffs",
+        &["claims", "probe", "diff"],
+    ),
+    ("fixes as text edits", &["fix"]),
+    (
+        "multi-file maintenance (new, retire, rename)",
+        &["maintain"],
     ),
     ("the pipeline", &["session"]),
+    ("adoption and declared expectations", &["init", "expect"]),
     ("commands", &["cli", "testgen"]),
 ];
 

@@ -249,3 +249,9 @@ pub fn plan_sync(cat: &Catalogue, templates: &Templates) -> Result<SyncPlan, Vec
         Err(problems)
     }
 }
+
+/// What `region` must hold, rendered from `cat` (None: it cannot be rendered; verify reports
+/// why). The fix engine splices this into the file's own text.
+pub fn fresh_region(cat: &Catalogue, templates: &Templates, region: &Region) -> Option<String> {
+    render(cat, templates, region).ok()
+}

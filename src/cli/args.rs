@@ -90,6 +90,11 @@ pub enum Command {
     ///
     /// Example: auditbook retire DRIFT-007 --date 2026-08-07 --reason "merged" --merged-into FID-006
     Retire(RetireArgs),
+    /// Rename a check: its file, every link, mention, table cell and manifest line; records the
+    /// old id as replaced by the new one.
+    ///
+    /// Example: auditbook rename DRIFT-003 FID-008
+    Rename(RenameArgs),
     /// A JSON snapshot of the catalogue with byte and semantic fingerprints.
     ///
     /// Example: auditbook snapshot > snapshot-2.3.0.json
@@ -144,6 +149,17 @@ pub enum Command {
     ///
     /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook
     Completions(super::completions::CompletionsArgs),
+    /// Start a catalogue: a starter that lints clean in an empty folder, or (--from-existing)
+    /// a catalogue.yaml inferred from the checks of a catalogue that has none. Never overwrites.
+    ///
+    /// Example: auditbook -C path/to/german-catalogue init --from-existing --dry-run
+    Init(InitArgs),
+    /// Run the catalogue's own tests (tests/*.yaml under its root): which checks must and must
+    /// not apply to a profile, the verdict and score of example results, the claims a document
+    /// must pass; a failure shows the diff.
+    ///
+    /// Example: auditbook -C catalogue test
+    Test,
     /// The manual page (roff), printed to stdout.
     ///
     /// Example: auditbook man > auditbook.1 && man ./auditbook.1
@@ -205,6 +221,20 @@ pub struct RetireArgs {
         conflicts_with = "merged_into"
     )]
     pub replaced_by: Option<String>,
+    /// Also move every link to the id onto the successor (mentions in prose stay, listed)
+    #[arg(long)]
+    pub rewrite: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RenameArgs {
+    /// The check to rename
+    pub old: String,
+    /// Its new id
+    pub new: String,
+    /// The date recorded for the old id, YYYY-MM-DD (default: today)
+    #[arg(long)]
+    pub date: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -221,6 +251,29 @@ pub struct LintArgs {
     /// one process for a pre-commit hook
     #[arg(long)]
     pub verify: bool,
+    #[command(flatten)]
+    pub fixing: FixArgs,
+}
+
+/// Fixing findings in place (`lint` and `verify`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct FixArgs {
+    /// Apply the safe fixes (retired links, stale regions, manifest, key case, quoting), all
+    /// files at once or none, then lint again and report what remains
+    #[arg(long)]
+    pub fix: bool,
+    /// Also apply unsafe fixes (stub sections, stale numbers in prose); implies --fix
+    #[arg(long = "unsafe-fixes")]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of writing them
+    #[arg(long)]
+    pub diff: bool,
+}
+
+impl FixArgs {
+    pub fn wanted(&self) -> bool {
+        self.fix || self.unsafe_fixes || self.diff
+    }
 }
 
 #[derive(Args, Debug)]
@@ -245,6 +298,8 @@ pub struct VerifyArgs {
     /// An audit report (`audit --format json`) that `audit.` claims of --claims are held to
     #[arg(long, value_name = "FILE", requires = "claims")]
     pub report: Option<PathBuf>,
+    #[command(flatten)]
+    pub fix: FixArgs,
 }
 
 #[derive(Args, Debug, Default)]
@@ -259,4 +314,17 @@ pub struct SyncArgs {
 pub struct ExplainArgs {
     /// The code (AB212) or its name (link-to-retired-check)
     pub code: String,
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Infer catalogue.yaml from the check files already in the folder
+    #[arg(long = "from-existing")]
+    pub from_existing: bool,
+    /// Print what would be written instead of writing it
+    #[arg(long = "dry-run")]
+    pub dry_run: bool,
+    /// The catalogue's name (default: the folder's name)
+    #[arg(long)]
+    pub name: Option<String>,
 }

@@ -8,7 +8,9 @@ mod completions;
 mod diff;
 mod elsewhere;
 mod explain;
+mod fix;
 mod graph;
+mod init;
 mod inputs;
 mod lint;
 mod list;
@@ -18,6 +20,7 @@ mod portfolio;
 mod probe;
 mod probe_portfolio;
 mod profile;
+mod rename;
 mod retire;
 mod schema;
 mod show;
@@ -26,6 +29,7 @@ mod snapshot;
 mod stats;
 mod sync;
 mod table;
+mod test;
 mod verify;
 
 pub use args::{Cli, Command};
@@ -93,6 +97,9 @@ fn usage(e: &clap::Error) -> u8 {
 pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
     crate::load::confine::allow(&cli.allow_path);
     match &cli.command {
+        Command::Lint(a) if a.fixing.wanted() => {
+            fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing)
+        }
         Command::Lint(a) => lint::run(cli, a),
         Command::List(a) => list::run(cli, a),
         Command::Show(a) => show::run(cli, a),
@@ -101,8 +108,10 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Graph(a) => graph::run(cli, a),
         Command::New(a) => new::run(cli, a),
         Command::Retire(a) => retire::run(cli, a),
+        Command::Rename(a) => rename::run(cli, a),
         Command::Snapshot => snapshot::run(cli),
         Command::Diff(a) => diff::run(cli, a),
+        Command::Verify(a) if a.fix.wanted() => fix::run(cli, fix::Scope::Verify, &a.fix),
         Command::Verify(a) => verify::run(cli, a),
         Command::Sync(a) => sync::run(cli, a),
         Command::Profile(c) => profile::run(cli, c),
@@ -113,6 +122,8 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Completions(a) => completions::run(a),
+        Command::Init(a) => init::run(cli, a),
+        Command::Test => test::run(cli),
         Command::Man => completions::man(),
         Command::Explain(a) => explain::run(cli, a),
     }

@@ -18,6 +18,11 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         merged_into: args.merged_into.as_deref(),
         replaced_by: args.replaced_by.as_deref(),
     };
+    if args.rewrite {
+        let done = crate::maintain::rewrite::retire_rewriting(&writing, &loaded.catalogue, &req)
+            .map_err(|e| Failure(e.0))?;
+        return rewritten(cli, args, fmt, &done);
+    }
     retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
     // Read the catalogue again: what still refers to the id is now a finding to fix.
     let after = common::session(cli, crate::session::Needs::BODIES)?;
@@ -64,6 +69,55 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         }
         text.push_str("run `auditbook lint` to see each as a finding\n");
     }
+    common::print(&text)?;
+    Ok(super::EXIT_OK)
+}
+
+/// What `--rewrite` moved and what it left, by place.
+fn rewritten(
+    cli: &Cli,
+    args: &RetireArgs,
+    fmt: &str,
+    done: &crate::maintain::rewrite::Rewritten,
+) -> Result<u8, Failure> {
+    let prefix = common::prefix(cli);
+    let succ = args
+        .merged_into
+        .as_deref()
+        .or(args.replaced_by.as_deref())
+        .unwrap_or("");
+    let shown = |p: &crate::maintain::rewrite::Place| serde_json::json!({"file": crate::render::diagnostics::join(&prefix, &p.file), "line": p.line, "kind": p.kind});
+    let text = if fmt == "json" {
+        common::json_text(&serde_json::json!({
+            "retired": args.id,
+            "date": args.date,
+            "successor": succ,
+            "links_moved": done.moved.iter().map(shown).collect::<Vec<_>>(),
+            "left_as_history": done.kept.iter().map(shown).collect::<Vec<_>>(),
+        }))?
+    } else {
+        let mut t = format!(
+            "retired {} on {}, removed its file and moved {} link(s) to {succ}\n",
+            args.id,
+            args.date,
+            done.moved.len()
+        );
+        if !done.kept.is_empty() {
+            t.push_str(&format!(
+                "{} place(s) still name it and were left as history:\n",
+                done.kept.len()
+            ));
+            for p in &done.kept {
+                t.push_str(&format!(
+                    "  {}:{}  {}\n",
+                    crate::render::diagnostics::join(&prefix, &p.file),
+                    p.line,
+                    p.kind
+                ));
+            }
+        }
+        t
+    };
     common::print(&text)?;
     Ok(super::EXIT_OK)
 }

@@ -124,6 +124,9 @@ codes! {
     CONFIG_BAD_VALUE = "AB122", "config-bad-value", Error,
         "A catalogue.yaml value is well-formed YAML but not usable (bad regex, duplicate category, …).",
         "Correct the value as the message says.";
+    DATE_UNQUOTED = "AB123", "date-unquoted", Warning,
+        "`spec_baseline` is a date written without quotes; YAML 1.1 readers (PyYAML, many frontmatter tools) read it as a date, not as the baseline's name.",
+        "Quote it: `spec_baseline: \"2025-11-25\"` (`auditbook lint --fix` does).";
     ALLOW_EXPIRED = "AB124", "allow-expired", Error,
         "An accepted finding in `lint.allow` has passed its `until:` date; the finding is reported again.",
         "Fix the finding, or review the acceptance and move its `until:` date.";
@@ -443,6 +446,13 @@ codes! {
     PROBE_DRIFT = "AB803", "probe-definition-drift", Warning,
         "Tool, resource or prompt definitions differ from the lock file.",
         "Review each change; when it is intended, run probe --lock to record the new definitions.";
+    // AB9xx — the catalogue's own tests
+    TEST_INVALID = "AB901", "test-invalid", Error,
+        "An expectation file under `tests/` is not valid: unknown key, missing name, an id that is no check, a claim that does not exist.",
+        "Fix the file at the reported line; `auditbook test` lists the keys a test takes.";
+    TEST_FAILED = "AB902", "test-failed", Error,
+        "The catalogue no longer decides what one of its tests expects: a check applies or not, a verdict, a score or a claim changed.",
+        "Run `auditbook test` for the diff; change the catalogue back, or the expectation when the new decision is intended.";
 }
 
 pub fn lookup(code: &str) -> Option<&'static Code> {

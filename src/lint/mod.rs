@@ -5,6 +5,7 @@ pub mod applies_when;
 pub mod ids;
 pub mod links;
 pub mod manifest;
+pub mod quoting;
 pub mod references;
 pub mod retired;
 pub mod rules;
@@ -29,6 +30,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(sections::check(cat));
     out.extend(sources::check(cat));
     out.extend(applies_when::check(cat));
+    out.extend(quoting::check(cat));
     diag::normalise(&mut out);
     out
 }

@@ -239,6 +239,20 @@ fn list(values: &[impl AsRef<str>]) -> String {
         .join(", ")
 }
 
+/// `2025-11-25` as written, without quotes (a trailing comment aside).
+pub fn is_bare_date(raw: &str) -> bool {
+    let v = raw.split(" #").next().unwrap_or("").trim();
+    let b = v.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+}
+
 pub use crate::text::suggest::suggest;
 
 fn type_fields(
@@ -330,6 +344,10 @@ fn type_fields(
         }
     };
 
+    let unquoted_date = spec_baseline.is_some()
+        && !defaulted.contains(&"spec_baseline")
+        && is_bare_date(&r.raw_value("spec_baseline"));
+
     let evidence_required = match r.take("evidence_required") {
         None => {
             defaulted.push("evidence_required");
@@ -406,6 +424,7 @@ fn type_fields(
                 defaulted,
                 spec_baseline_alias: alias,
                 probes,
+                spec_baseline_unquoted_date: unquoted_date,
             }
             .boxed(),
             file: CompactString::default(),

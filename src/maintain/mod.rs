@@ -4,7 +4,9 @@
 
 pub mod line_endings;
 pub mod new;
+pub mod rename;
 pub mod retire;
+pub mod rewrite;
 
 /// Why an operation refused to act (nothing was written).
 #[derive(Debug)]

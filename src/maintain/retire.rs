@@ -89,6 +89,14 @@ pub fn config_with(text: &str, req: &Request<'_>) -> String {
 /// Record the retirement, remove the file and its manifest line, in `session` (the catalogue
 /// lock, taken before `cat` was loaded).
 pub fn retire(session: &Session, cat: &Catalogue, req: &Request<'_>) -> Result<(), Refused> {
+    let changes = plan(cat, req)?;
+    session
+        .apply(&format!("retire {}", req.id), &changes)
+        .map_err(|e| Refused(format!("nothing was changed: {e}")))
+}
+
+/// The changes `retire` makes, validated, not yet applied.
+pub fn plan(cat: &Catalogue, req: &Request<'_>) -> Result<Vec<Change>, Refused> {
     if cat.mode == Mode::Compatibility {
         return Err(Refused(
             "this catalogue has no catalogue.yaml to record the retirement in; create one first"
@@ -150,9 +158,7 @@ pub fn retire(session: &Session, cat: &Catalogue, req: &Request<'_>) -> Result<(
         ));
     }
     changes.push(Change::Remove(cat.root.join(&check.file)));
-    session
-        .apply(&format!("retire {}", req.id), &changes)
-        .map_err(|e| Refused(format!("nothing was changed: {e}")))
+    Ok(changes)
 }
 
 #[cfg(test)]

@@ -185,6 +185,9 @@ pub struct Rare {
     /// The probes that observe the check on a live server (`probe:`), in the order written.
     #[serde(rename = "probe", skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<crate::model::probe::ProbeSpec>,
+    /// `spec_baseline` is a date written without quotes: YAML 1.1 readers take it for a date.
+    #[serde(skip)]
+    pub spec_baseline_unquoted_date: bool,
 }
 
 impl Rare {

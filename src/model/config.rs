@@ -30,6 +30,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "scoring",
     "lint",
     "links",
+    "tests",
 ];
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -96,6 +97,10 @@ pub struct Config {
     /// How links are followed (catalogue format, section 10).
     #[serde(default)]
     pub links: Option<LinksConfig>,
+    /// The catalogue's own tests, inline: the entries a `tests/*.yaml` file holds under
+    /// `tests:` (`auditbook test`).
+    #[serde(default)]
+    pub tests: Vec<serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]

@@ -1,0 +1,25 @@
+//! Values the engine reads correctly but other YAML readers would not: a bare date as
+//! `spec_baseline` is a string here (YAML 1.2) and a date to PyYAML and many frontmatter tools.
+
+use crate::diag::{codes, Diagnostic};
+use crate::model::Catalogue;
+
+pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
+    cat.checks
+        .iter()
+        .filter(|c| c.rare.as_ref().is_some_and(|r| r.spec_baseline_unquoted_date))
+        .map(|c| {
+            Diagnostic::new(
+                &codes::DATE_UNQUOTED,
+                format!(
+                    "`spec_baseline: {}` is a date without quotes; YAML 1.1 readers take it for a date",
+                    c.spec_baseline
+                ),
+            )
+            .file(c.file.clone())
+            .line(c.field_line("spec_baseline"))
+            .id(c.id.clone())
+            .help(format!("write `spec_baseline: \"{}\"`", c.spec_baseline))
+        })
+        .collect()
+}
