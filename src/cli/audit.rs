@@ -95,7 +95,7 @@ fn relative(from: &Path, to: &Path) -> String {
 pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["md", "json", "html", "sarif", "junit"])?;
     let as_of = inputs::as_of(args.as_of.as_deref())?;
-    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;

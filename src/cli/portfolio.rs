@@ -29,7 +29,7 @@ pub struct PortfolioArgs {
 pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, &["human", "json", "md"])?;
     let as_of = inputs::as_of(args.as_of.as_deref())?;
-    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;

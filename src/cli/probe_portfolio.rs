@@ -85,7 +85,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let Some(file) = &pa.portfolio else {
         return Err(Failure("--portfolio FILE is missing".into()));
     };
-    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;

@@ -55,6 +55,8 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
             None => (Config::default(), vec![config_error(&e, 1)]),
         },
     };
+    let mut config = config;
+    config.positions = crate::model::config::KeyLines(super::yaml_lines::key_lines(text));
     diags.extend(validate(&config, text));
     diags.extend(tagged);
     (config, diags)
@@ -336,21 +338,20 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
         }
     }
     diags.extend(validate_require_sources(config, text));
-    diags.extend(validate_scoring(config, text));
-    diags.extend(validate_allow(config, text));
+    diags.extend(validate_scoring(config));
+    diags.extend(validate_allow(config));
     diags
 }
 
 /// Each `lint.allow` entry names what it accepts (an id or a file) and, if it lapses, a real
 /// day; an entry that names neither would accept nothing, or everything.
-fn validate_allow(config: &Config, text: &str) -> Vec<Diagnostic> {
+fn validate_allow(config: &Config) -> Vec<Diagnostic> {
     let Some(lint) = &config.lint else {
         return Vec::new();
     };
-    let lines = super::yaml_lines::key_lines(text);
     let mut diags = Vec::new();
     for (i, a) in lint.allow.iter().enumerate() {
-        let line = super::yaml_lines::line_of(&lines, &format!("lint.allow[{i}]")).unwrap_or(1);
+        let line = config.positions.line_of(&format!("lint.allow[{i}]")).unwrap_or(1);
         let mut bad = |message: String| {
             diags.push(
                 Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
@@ -385,9 +386,11 @@ fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
     let Some(rs) = &config.require_sources else {
         return Vec::new();
     };
-    let lines = super::yaml_lines::key_lines(text);
     let at = |key: &str| {
-        super::yaml_lines::line_of(&lines, &format!("require_sources.{key}")).unwrap_or(1)
+        config
+            .positions
+            .line_of(&format!("require_sources.{key}"))
+            .unwrap_or(1)
     };
     let mut diags = Vec::new();
     if let Some(p) = &rs.house_practice {
@@ -420,18 +423,17 @@ fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
 
 /// Negative weights, fractions above one and undeclared severities in `scoring:`; unknown keys
 /// are already serde's errors (AB120).
-fn validate_scoring(config: &Config, text: &str) -> Vec<Diagnostic> {
+fn validate_scoring(config: &Config) -> Vec<Diagnostic> {
     let Some(scoring) = &config.scoring else {
         return Vec::new();
     };
-    let lines = super::yaml_lines::key_lines(text);
     scoring
         .problems(&config.severities())
         .into_iter()
         .map(|(path, message)| {
             Diagnostic::new(&codes::SCORING_BAD_VALUE, message)
                 .file(FILE_NAME)
-                .line(super::yaml_lines::line_of(&lines, &path).unwrap_or(1))
+                .line(config.positions.line_of(&path).unwrap_or(1))
                 .help(codes::SCORING_BAD_VALUE.help)
         })
         .collect()

@@ -87,8 +87,10 @@ pub enum Bodies {
     /// The whole Markdown outline: sections, criteria, references, links, sources.
     Outline,
     /// Only the level-2 sections and the sources section's links (`check::attach_sections`):
-    /// what applicability, audit, list and stats read, at a fraction of the cost.
+    /// what an audit report reads, at a fraction of the cost.
     Sections,
+    /// Frontmatter only (applicability, list, stats): the body is not looked at.
+    None,
 }
 
 impl Default for Options {
@@ -111,6 +113,7 @@ fn attach(
     match options.bodies {
         Bodies::Outline => check::attach_body(c, ids, source_rules),
         Bodies::Sections => check::attach_sections(c, ids, source_rules),
+        Bodies::None => {}
     }
     if !options.keep_check_texts {
         c.source.release();
@@ -171,7 +174,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     };
 
     let mut config = config;
-    confine_dirs(root, &mut config, &sources, &mut diags);
+    confine_dirs(root, &mut config, &mut diags);
     let fence = confine::Fence::repository_of(root);
 
     let id_re = id_regex(&config);
@@ -415,16 +418,12 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
 fn confine_dirs(
     root: &Path,
     config: &mut Config,
-    sources: &crate::diag::SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) {
     let fence = confine::Fence::new(root);
-    let lines = sources
-        .get(config::FILE_NAME)
-        .map(|t| yaml_lines::key_lines(t))
-        .unwrap_or_default();
+    let lines = config.positions.clone();
     let refuse = |key: &str, written: &str, e: confine::Escape| {
-        let line = yaml_lines::line_of(&lines, key).unwrap_or(1);
+        let line = lines.line_of(key).unwrap_or(1);
         Diagnostic::new(
             &codes::PATH_REFUSED,
             format!(

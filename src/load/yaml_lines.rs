@@ -119,18 +119,7 @@ pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
     out
 }
 
-/// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
-/// reported where its parent is written).
-pub fn line_of(lines: &BTreeMap<String, usize>, path: &str) -> Option<usize> {
-    let mut p = path;
-    loop {
-        if let Some(l) = lines.get(p) {
-            return Some(*l);
-        }
-        let cut = p.rfind(['.', '['])?;
-        p = p.get(..cut)?;
-    }
-}
+pub use crate::model::config::line_of;
 
 fn join(base: &str, key: &str) -> String {
     if base.is_empty() {

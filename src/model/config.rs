@@ -101,6 +101,12 @@ pub struct Config {
     /// `tests:` (`auditbook test`).
     #[serde(default)]
     pub tests: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// The 1-based line of every key path (`lint.allow[0]`, `rules.tables[1].doc`) as the
+    /// file was read: findings about the configuration point here, so nothing searches the
+    /// text again.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub positions: KeyLines,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -439,5 +445,29 @@ impl Config {
             fields,
             baseline_field: Some(self.baselines().profile_field),
         })
+    }
+}
+
+/// Key paths of a YAML file and the 1-based line each is written on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyLines(pub std::collections::BTreeMap<String, usize>);
+
+impl KeyLines {
+    /// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
+    /// reported where its parent is written).
+    pub fn line_of(&self, path: &str) -> Option<usize> {
+        line_of(&self.0, path)
+    }
+}
+
+/// The line of `path` in `lines`, or of its nearest ancestor that has one.
+pub fn line_of(lines: &std::collections::BTreeMap<String, usize>, path: &str) -> Option<usize> {
+    let mut p = path;
+    loop {
+        if let Some(l) = lines.get(p) {
+            return Some(*l);
+        }
+        let cut = p.rfind(['.', '['])?;
+        p = p.get(..cut)?;
     }
 }

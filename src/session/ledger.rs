@@ -3,7 +3,7 @@
 //! finding, a stale claim from verify), and says when an acceptance has lapsed or outlived
 //! what it accepted.
 
-use crate::diag::{codes, Diagnostic, SourceMap};
+use crate::diag::{codes, Diagnostic};
 use crate::model::config::AllowDecl;
 use crate::model::Catalogue;
 
@@ -38,14 +38,6 @@ fn matches(a: &AllowDecl, d: &Diagnostic) -> bool {
     (a.id.is_some() || a.file.is_some()) && id_ok && file_ok
 }
 
-/// The 1-based line of entry `i` in `catalogue.yaml`, for the ledger's own findings.
-fn entry_line(sources: &SourceMap, i: usize) -> usize {
-    sources
-        .get(crate::load::config::FILE_NAME)
-        .map(|t| crate::load::yaml_lines::key_lines(t))
-        .and_then(|lines| crate::load::yaml_lines::line_of(&lines, &format!("lint.allow[{i}]")))
-        .unwrap_or(1)
-}
 
 fn describe(a: &AllowDecl) -> String {
     match (&a.id, &a.file) {
@@ -89,7 +81,13 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
     for (i, a) in entries.iter().enumerate() {
         let at = |d: Diagnostic| {
             d.file(crate::load::config::FILE_NAME)
-                .at(entry_line(&cat.sources, i), 1)
+                .at(
+                    cat.config
+                        .positions
+                        .line_of(&format!("lint.allow[{i}]"))
+                        .unwrap_or(1),
+                    1,
+                )
         };
         if let Some(until) = a.until.as_deref().filter(|u| today > *u) {
             out.shown.push(at(Diagnostic::new(

@@ -23,10 +23,17 @@ pub struct Needs {
 }
 
 impl Needs {
-    /// Frontmatter and the named sections of each check (applicability, audit, list, stats,
-    /// schema): no links or references. Rules are read, since the catalogue's semantic
-    /// fingerprint (which an audit report carries) covers them.
+    /// Frontmatter only (applicability, list, stats, schema, profile checks, probes): no
+    /// body, no rules, no documents.
     pub const FRONTMATTER: Needs = Needs {
+        bodies: Bodies::None,
+        documents: false,
+        texts: true,
+    };
+    /// What an audit report shows: frontmatter, the named sections, pass criteria and
+    /// sources of each check, and the rules (the catalogue's semantic fingerprint, which a
+    /// report carries, covers criteria and rules). No links or references.
+    pub const REPORT: Needs = Needs {
         bodies: Bodies::Sections,
         documents: true,
         texts: true,
