@@ -141,6 +141,7 @@ fn main() {
         // Lean, as `lint` and `verify` load.
         let lean = auditbook::load::Options {
             keep_check_texts: false,
+            overlay: None,
         };
         let load = time(runs, || {
             let _ = auditbook::load::load_with(&root, lean);

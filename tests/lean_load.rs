@@ -12,6 +12,7 @@ use std::path::Path;
 
 const LEAN: Options = Options {
     keep_check_texts: false,
+    overlay: None,
 };
 
 fn findings(cat: &Catalogue, load_diags: &[auditbook::diag::Diagnostic]) -> String {

@@ -62,6 +62,7 @@ pub fn load_lean(cli: &Cli) -> Result<Loaded, Failure> {
     warn_pending_change(cli);
     let options = load::Options {
         keep_check_texts: false,
+        overlay: None,
     };
     Ok(load::load_with(&root(cli), options)?)
 }

@@ -10,6 +10,7 @@ mod graph;
 mod inputs;
 mod lint;
 mod list;
+mod lsp;
 mod new;
 pub mod output;
 mod portfolio;
@@ -110,6 +111,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Probe(a) => probe::run(cli, a),
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
+        Command::Lsp => lsp::run(),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

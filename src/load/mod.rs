@@ -63,19 +63,23 @@ pub fn id_regex(config: &Config) -> Regex {
         .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
 }
 
-/// How much of what it reads loading keeps.
+/// How much of what it reads loading keeps, and what it reads in place of the disk.
 #[derive(Clone, Copy, Debug)]
-pub struct Options {
+pub struct Options<'o> {
     /// Keep each check file's text in the model (`Check::body`, `section_text`). Commands that
     /// never read bodies (lint, verify) load without: the model of a large catalogue is then
     /// a fraction of its size, and a finding's source line is read again from the file.
     pub keep_check_texts: bool,
+    /// Texts an editor holds unsaved, read instead of the files at those paths (the language
+    /// server checks what the maintainer sees, not what was last saved).
+    pub overlay: Option<&'o text::Overlay>,
 }
 
-impl Default for Options {
-    fn default() -> Options {
+impl Default for Options<'_> {
+    fn default() -> Self {
         Options {
             keep_check_texts: true,
+            overlay: None,
         }
     }
 }
@@ -102,7 +106,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     load_with(root, Options::default())
 }
 
-pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
+pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
     // Not a directory, or one that cannot be listed: the engine cannot do its job (exit 2),
     // which is not the same as a catalogue with findings (exit 1).
     if !root.is_dir() || std::fs::read_dir(root).is_err() {
@@ -115,8 +119,9 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     let mut sources = BTreeMap::new();
 
     let config_path = root.join(config::FILE_NAME);
+    let overlay = options.overlay;
     let (mode, config) = if config_path.exists() {
-        match text::read(root, &config_path) {
+        match text::read_over(root, &config_path, overlay) {
             Ok(t) => {
                 diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
                 let (c, d) = config::parse(&t.text);
@@ -226,7 +231,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     let manifest_path = checks_dir.join(manifest::FILE_NAME);
     if manifest_path.exists() {
         let shown = text::display_path(root, &manifest_path);
-        match text::read(root, &manifest_path) {
+        match text::read_over(root, &manifest_path, overlay) {
             Ok(t) => {
                 diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
                 let (m, d) = manifest::parse(&shown, &t.text, &id_re);
@@ -279,7 +284,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     let mut documents = Vec::new();
     let mut document_diagnostics = Vec::new();
     for path in docs::declared(&config) {
-        match docs::load(root, &fence, &path, &ids) {
+        match docs::load(root, &fence, &path, &ids, overlay) {
             Ok((d, notes)) => {
                 document_diagnostics.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
@@ -312,7 +317,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
                 for name in files {
                     let path = rules_dir.join(name);
                     let shown = text::display_path(root, &path);
-                    match text::read(root, &path) {
+                    match text::read_over(root, &path, overlay) {
                         Ok(t) => {
                             diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
                             // A README beside the rule files is not a rule.
@@ -443,7 +448,7 @@ fn load_check_file(
     id_re: &Regex,
     vocab: &check::Vocab<'_>,
     body_rules: Option<(&IdRules<'_>, &check::SourceRules<'_>)>,
-    options: Options,
+    options: Options<'_>,
 ) -> (Option<crate::model::Check>, FileRest) {
     let shown = text::display_path(root, path);
     let stem = path
@@ -455,7 +460,7 @@ fn load_check_file(
         source: None,
         diagnostics: Vec::new(),
     };
-    let t = match text::read(root, path) {
+    let t = match text::read_over(root, path, options.overlay) {
         Ok(t) => t,
         Err(d) => {
             out.diagnostics.push(d);
