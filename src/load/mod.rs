@@ -374,6 +374,87 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
     })
 }
 
+/// Read one check file of a loaded catalogue again, in place (the language server re-reads
+/// only the file being typed in). Returns what loading reports about that file, or `None`
+/// when only a whole load gives the right answer: the compatibility layout (every check's
+/// frontmatter decides the categories there) or a file the last load did not read.
+pub fn reload_check(
+    cat: &mut Catalogue,
+    path: &Path,
+    options: Options<'_>,
+) -> Option<Vec<Diagnostic>> {
+    if cat.mode != Mode::Declared {
+        return None;
+    }
+    let root = cat.root.clone();
+    let checks_dir = root.join(cat.config.checks_dir());
+    if path.parent() != Some(checks_dir.as_path()) {
+        return None;
+    }
+    let shown = text::display_path(&root, path);
+    let known = cat.checks.iter().any(|c| c.file == shown)
+        || cat.broken.iter().any(|b| b.file == shown)
+        || cat.sources.contains_key(&shown);
+    if !known {
+        return None;
+    }
+    let config = &cat.config;
+    let id_re = id_regex(config);
+    let severities = config.severities();
+    let baselines = config.baselines();
+    let vocab = check::Vocab {
+        severities: &severities,
+        baselines: &baselines,
+        extra_fields: &config.extra_fields,
+    };
+    let house_practice = config
+        .house_practice_pattern()
+        .and_then(|p| Regex::new(p).ok());
+    let source_rules = check::SourceRules {
+        section: config.sources_section(),
+        house_practice: house_practice.as_ref(),
+    };
+    let dir_name = Path::new(config.checks_dir())
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "checks".into());
+    let checks_path = link_dest::lexical("", config.checks_dir());
+    let bases = config.link_bases();
+    let rules = IdRules {
+        id_pattern: &id_re,
+        categories: &cat.categories,
+        checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
+    };
+    let (typed, rest) = load_check_file(
+        &root,
+        path,
+        &id_re,
+        &vocab,
+        Some((&rules, &source_rules)),
+        options,
+    );
+    cat.checks.retain(|c| c.file != shown);
+    cat.broken.retain(|b| b.file != shown);
+    cat.sources.remove(&shown);
+    if let Some(c) = typed {
+        let at = cat
+            .checks
+            .partition_point(|x| x.file.as_str() < c.file.as_str());
+        cat.checks.insert(at, c);
+    }
+    if let Some(b) = rest.broken {
+        let at = cat.broken.partition_point(|x| x.file < b.file);
+        cat.broken.insert(at, b);
+    }
+    if let Some((shown, text)) = rest.source {
+        cat.sources.insert(shown, text);
+    }
+    cat.index();
+    Some(rest.diagnostics)
+}
+
 /// `checks_dir` and `rules.dir` name folders that `new` writes into and `retire` deletes from:
 /// they must stay inside the catalogue root (after resolving links). One that leaves it is
 /// reported under its key and replaced by the default, so no later stage or command ever

@@ -17,7 +17,7 @@ use lsp::notification::Notification as _;
 use lsp::request::Request as _;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lsp;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use world::World;
 
@@ -37,7 +37,7 @@ pub fn serve(conn: Connection) -> Result<u8, String> {
         conn: &conn,
         enc,
         worlds: BTreeMap::new(),
-        dirty: BTreeSet::new(),
+        dirty: BTreeMap::new(),
         published: BTreeMap::new(),
         shutdown: false,
     };
@@ -101,13 +101,21 @@ fn capabilities(enc: Encoding) -> lsp::ServerCapabilities {
     }
 }
 
+/// What changed in a catalogue since it was last checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pending {
+    /// One file's text: read that file again (a check) or everything (anything else).
+    One(PathBuf),
+    Whole,
+}
+
 struct Server<'c> {
     conn: &'c Connection,
     enc: Encoding,
     /// One world per catalogue root.
     worlds: BTreeMap<PathBuf, World>,
-    /// Roots edited since their last check.
-    dirty: BTreeSet<PathBuf>,
+    /// Roots edited since their last check, with what to read again.
+    dirty: BTreeMap<PathBuf, Pending>,
     /// What was last published per file, so only changes are sent (and emptied lists clear).
     published: BTreeMap<PathBuf, Vec<lsp::Diagnostic>>,
     shutdown: bool,
@@ -247,7 +255,7 @@ impl Server<'_> {
                 &format!("catalogue root: {}", root.display()),
             );
             self.worlds.insert(root.clone(), World::new(root.clone()));
-            self.dirty.insert(root.clone());
+            self.dirty.insert(root.clone(), Pending::Whole);
         }
         Some(root)
     }
@@ -290,15 +298,19 @@ impl Server<'_> {
                     }
                 }
                 w.set_text(&path, text);
-                self.dirty.insert(root);
+                self.mark(root, Pending::One(path));
             }
             note::DidSaveTextDocument::METHOD => {
                 let Ok(p) = serde_json::from_value::<lsp::DidSaveTextDocumentParams>(n.params)
                 else {
                     return;
                 };
-                if let Some(root) = path_of(&p.text_document.uri).and_then(|p| self.world_for(&p)) {
-                    self.dirty.insert(root);
+                // Saving changes nothing the buffer did not already hold; the file is read
+                // again all the same, in case the editor wrote something else.
+                if let Some(path) = path_of(&p.text_document.uri) {
+                    if let Some(root) = self.world_for(&path) {
+                        self.mark(root, Pending::One(path));
+                    }
                 }
             }
             note::DidCloseTextDocument::METHOD => {
@@ -324,18 +336,30 @@ impl Server<'_> {
                 Some(t) => w.set_text(&path, t),
                 None => w.forget(&path),
             }
-            self.dirty.insert(root);
+            self.mark(root, Pending::One(path));
         }
+    }
+
+    fn mark(&mut self, root: PathBuf, what: Pending) {
+        let merged = match self.dirty.remove(&root) {
+            None => what,
+            Some(before) if before == what => what,
+            Some(_) => Pending::Whole,
+        };
+        self.dirty.insert(root, merged);
     }
 
     /// Check every edited catalogue and publish what changed.
     fn settle(&mut self) {
         let dirty = std::mem::take(&mut self.dirty);
-        for root in dirty {
+        for (root, what) in dirty {
             let Some(w) = self.worlds.get_mut(&root) else {
                 continue;
             };
-            w.recheck();
+            match what {
+                Pending::One(path) => w.recheck_file(&path),
+                Pending::Whole => w.recheck(),
+            }
             if let Some(f) = w.fatal() {
                 let f = f.to_string();
                 self.log(lsp::MessageType::ERROR, &f);
@@ -391,7 +415,7 @@ impl Server<'_> {
     fn ctx(&mut self, uri: &lsp::Uri) -> Option<Ctx<'_>> {
         let path = path_of(uri)?;
         let root = self.world_for(&path)?;
-        if self.dirty.contains(&root) {
+        if self.dirty.contains_key(&root) {
             self.settle();
         }
         let world = self.worlds.get(&root)?;

@@ -65,6 +65,8 @@ pub struct Occurrence {
 
 struct Loaded {
     catalogue: Catalogue,
+    /// What loading reported, kept so one re-read file replaces only its own findings.
+    load_diagnostics: Vec<Diagnostic>,
     graph: Graph,
     findings: BTreeMap<String, Vec<Diagnostic>>,
 }
@@ -143,27 +145,53 @@ impl World {
                 self.loaded = None;
             }
             Ok(l) => {
-                let cat = l.catalogue;
-                let mut diags = l.diagnostics;
-                let graph = Graph::build(&cat);
-                diags.extend(crate::lint::run(&cat, &graph));
-                if let Some(t) = &self.templates {
-                    diags.extend(crate::claims::verify(&cat, &graph, t));
-                }
-                crate::diag::normalise(&mut diags);
-                let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-                for d in diags {
-                    let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());
-                    findings.entry(file).or_default().push(d);
-                }
                 self.fatal = None;
-                self.loaded = Some(Loaded {
-                    catalogue: cat,
-                    graph,
-                    findings,
-                });
+                self.judge(l.catalogue, l.diagnostics);
             }
         }
+    }
+
+    /// After an edit of `abs` only: read that one file again when it is a check (the rest of
+    /// the model stands), then judge the whole catalogue; anything else is a whole
+    /// [`World::recheck`].
+    pub fn recheck_file(&mut self, abs: &Path) {
+        let Some(mut loaded) = self.loaded.take() else {
+            return self.recheck();
+        };
+        let abs = normal(abs);
+        let options = crate::load::Options {
+            keep_check_texts: true,
+            overlay: Some(&self.overlay),
+        };
+        let Some(fresh) = crate::load::reload_check(&mut loaded.catalogue, &abs, options) else {
+            return self.recheck();
+        };
+        let shown = crate::load::text::display_path(&self.root, &abs);
+        let mut diags = loaded.load_diagnostics;
+        diags.retain(|d| d.file.as_deref() != Some(shown.as_str()));
+        diags.extend(fresh);
+        self.judge(loaded.catalogue, diags);
+    }
+
+    fn judge(&mut self, cat: Catalogue, load_diagnostics: Vec<Diagnostic>) {
+        let graph = Graph::build(&cat);
+        let mut diags = load_diagnostics.clone();
+        diags.extend(crate::lint::run(&cat, &graph));
+        if let Some(t) = &self.templates {
+            diags.extend(crate::claims::verify(&cat, &graph, t));
+        }
+        crate::diag::normalise(&mut diags);
+        let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for d in diags {
+            let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());
+            findings.entry(file).or_default().push(d);
+        }
+        self.loaded = Some(Loaded {
+            catalogue: cat,
+            load_diagnostics,
+            graph,
+            findings,
+        });
     }
 
     pub fn fatal(&self) -> Option<&str> {
