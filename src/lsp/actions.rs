@@ -25,6 +25,9 @@ pub fn actions(c: &Ctx<'_>, p: &lsp::CodeActionParams) -> Option<lsp::CodeAction
     Some(out)
 }
 
+// The protocol's map of edits is keyed by URI; lsp_types' `Uri` caches its parsed parts
+// inside, which clippy takes for a mutable key, though its hash and equality never change.
+#[allow(clippy::mutable_key_type)]
 fn action(
     c: &Ctx<'_>,
     fix: crate::fix::Fix,
