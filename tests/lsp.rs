@@ -492,3 +492,41 @@ fn the_german_compatibility_layout_is_served() {
         .is_some_and(|u| u.ends_with("catalogue.yaml"))));
     assert_eq!(c.finish(), Some(0));
 }
+
+#[test]
+fn documents_are_checked_as_typed_and_found_from_above_the_root() {
+    let f = Fixture::shipped();
+    let readme = f.path("README.md");
+    let mut c = Client::start(f.dir.path());
+    let text = c.open(&readme);
+    c.sync();
+    assert!(!c.codes(&readme).contains(&"AB601".to_string()));
+    // A count typed into a generated region: the region is stale.
+    let edited = text.replacen(
+        "| critical | 16 | 16 | 0 |",
+        "| critical | 17 | 16 | 0 |",
+        1,
+    );
+    assert_ne!(edited, text);
+    c.change(&readme, &edited);
+    c.sync();
+    assert!(
+        c.codes(&readme).contains(&"AB601".to_string()),
+        "{:?}",
+        c.codes(&readme)
+    );
+
+    // The repository's README sits above the catalogue root; it is found through the
+    // catalogue that declares it.
+    let above = f.dir.path().join("README.md");
+    let top = c.open(&above);
+    let (l, ch) = find(&top, "FID-006");
+    let h = c.at("textDocument/hover", &above, l, ch);
+    assert!(
+        h["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|v| v.contains("**FID-006**")),
+        "{h}"
+    );
+    c.finish();
+}

@@ -248,6 +248,9 @@ impl Server<'_> {
         if let Some(root) = self.worlds.keys().find(|r| path.starts_with(r)) {
             return Some(root.clone());
         }
+        if let Some((root, _)) = self.worlds.iter().find(|(_, w)| w.reads(path)) {
+            return Some(root.clone());
+        }
         let root = world::find_root(path)?;
         if !self.worlds.contains_key(&root) {
             self.log(

@@ -19,8 +19,23 @@ pub fn find_root(file: &Path) -> Option<PathBuf> {
     let declared = start
         .ancestors()
         .find(|d| d.join(crate::load::config::FILE_NAME).is_file());
-    let found = declared.or_else(|| start.ancestors().find(|d| d.join("checks").is_dir()))?;
-    Some(normal(&crate::load::text::canonical(found)))
+    let found = declared
+        .map(Path::to_path_buf)
+        .or_else(|| {
+            start
+                .ancestors()
+                .find(|d| d.join("checks").is_dir())
+                .map(Path::to_path_buf)
+        })
+        // A document above the catalogue (the repository's README): the catalogue in
+        // `./catalogue`, the default root of every command.
+        .or_else(|| {
+            start
+                .ancestors()
+                .map(|d| d.join("catalogue"))
+                .find(|d| d.join(crate::load::config::FILE_NAME).is_file())
+        })?;
+    Some(normal(&crate::load::text::canonical(&found)))
 }
 
 /// `path` with `.` and `..` folded away, without touching the file system.
@@ -192,6 +207,16 @@ impl World {
             graph,
             findings,
         });
+    }
+
+    /// Whether `abs` is a file this catalogue reads from outside its root (a declared
+    /// document such as `../README.md`).
+    pub fn reads(&self, abs: &Path) -> bool {
+        let Some(rel) = self.relative(abs) else {
+            return false;
+        };
+        self.catalogue()
+            .is_some_and(|c| c.documents.iter().any(|d| d.path == rel))
     }
 
     pub fn fatal(&self) -> Option<&str> {
