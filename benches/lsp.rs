@@ -2,7 +2,8 @@
 //!
 //! For each size (AUDITBOOK_BENCH_SIZES, default 1000,10000) it measures
 //! - in process, through `lsp::world::World`: the initial load (load, lint, verify) and the
-//!   re-check after one keystroke in one check;
+//!   re-check after one keystroke in one check (that file read again, the catalogue judged
+//!   again);
 //! - as a whole process (`auditbook lsp` over stdio, as an editor runs it): the time from
 //!   sending one keystroke (`didChange`) to the answer of the next request, which the server
 //!   gives only after it has re-checked and published the changed findings; and the peak
@@ -85,7 +86,7 @@ fn in_process(root: &Path, check: &Path, runs: usize) -> (Duration, Duration) {
                 let typed = format!("{text}{}", "x".repeat(i % 2 + 1));
                 let t = Instant::now();
                 w.set_text(check, typed);
-                w.recheck();
+                w.recheck_file(check);
                 let _ = w.findings();
                 t.elapsed()
             })
