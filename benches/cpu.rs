@@ -71,7 +71,10 @@ fn main() {
     let profile = "examples/amtsblatt-readonly.profile.yaml";
     let results = "examples/amtsblatt-readonly.results.yaml";
     let shipped: Vec<(&str, Vec<&str>)> = vec![
-        ("applicability", vec!["-C", "catalogue", "applicability", profile]),
+        (
+            "applicability",
+            vec!["-C", "catalogue", "applicability", profile],
+        ),
         (
             "audit",
             vec!["-C", "catalogue", "audit", profile, "--results", results],
@@ -82,7 +85,10 @@ fn main() {
         ("lint --verify", vec!["-C", "catalogue", "lint", "--verify"]),
     ];
     let gen: Vec<(&str, Vec<&str>)> = vec![
-        ("applicability", vec!["-C", ".", "applicability", "profiles/p00.yaml"]),
+        (
+            "applicability",
+            vec!["-C", ".", "applicability", "profiles/p00.yaml"],
+        ),
         ("audit", vec!["-C", ".", "audit", "profiles/p00.yaml"]),
         ("list", vec!["-C", ".", "list"]),
         ("stats", vec!["-C", ".", "stats"]),

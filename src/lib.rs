@@ -20,6 +20,7 @@ pub mod init;
 pub mod json_schema;
 pub mod lint;
 pub mod load;
+pub mod lsp;
 pub mod maintain;
 pub mod model;
 pub mod probe;

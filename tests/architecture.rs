@@ -36,6 +36,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("the pipeline", &["session"]),
     ("adoption and declared expectations", &["init", "expect"]),
+    ("the language server", &["lsp"]),
     ("commands", &["cli", "testgen"]),
 ];
 

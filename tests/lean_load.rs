@@ -14,6 +14,7 @@ const LEAN: Options = Options {
     keep_check_texts: false,
     bodies: load::Bodies::Outline,
     documents: true,
+    overlay: None,
 };
 
 /// What applicability, audit, list and stats read: frontmatter and named sections.
@@ -21,6 +22,7 @@ const SECTIONS: Options = Options {
     keep_check_texts: true,
     bodies: load::Bodies::Sections,
     documents: true,
+    overlay: None,
 };
 
 fn findings(cat: &Catalogue, load_diags: &[auditbook::diag::Diagnostic]) -> String {

@@ -145,6 +145,11 @@ pub enum Command {
     ///
     /// Example: auditbook -C catalogue site --out public
     Site(super::site::SiteArgs),
+    /// A language server over stdio for editors: diagnostics as you type, hover, go to
+    /// definition, references, completion, rename and quick fixes for check ids.
+    ///
+    /// Example: auditbook lsp   (started by the editor; see the README's editor set-up)
+    Lsp,
     /// Shell completions for bash, zsh or fish, printed to stdout.
     ///
     /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook

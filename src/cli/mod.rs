@@ -14,6 +14,7 @@ mod init;
 mod inputs;
 mod lint;
 mod list;
+mod lsp;
 mod new;
 pub mod output;
 mod portfolio;
@@ -121,6 +122,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Probe(a) => probe::run(cli, a),
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
+        Command::Lsp => lsp::run(),
         Command::Completions(a) => completions::run(a),
         Command::Init(a) => init::run(cli, a),
         Command::Test => test::run(cli),

@@ -89,3 +89,11 @@ pub fn exit_code(code: u8) -> u8 {
         code
     }
 }
+
+/// Write one framed language-server message to stdout and flush it: while `auditbook lsp`
+/// runs, stdout carries the protocol and nothing else.
+pub fn lsp_message(msg: &lsp_server::Message) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut lock = stdout.lock();
+    msg.write(&mut lock)
+}

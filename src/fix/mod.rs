@@ -15,6 +15,8 @@ pub mod regions;
 pub mod sections;
 pub mod text;
 
+pub use text::id_positions;
+
 use crate::diag::Diagnostic;
 use crate::model::Catalogue;
 use crate::render::templates::Templates;

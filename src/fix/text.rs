@@ -59,6 +59,15 @@ pub fn token_at(raw: &str, at: usize, len: usize) -> bool {
     !before.is_some_and(glued) && !after.is_some_and(glued)
 }
 
+/// Byte offsets of `id` in `text` where it stands as a token of its own (not part of a
+/// longer id or word).
+pub fn id_positions(text: &str, id: &str) -> Vec<usize> {
+    text.match_indices(id)
+        .map(|(i, _)| i)
+        .filter(|&i| token_at(text, i, id.len()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

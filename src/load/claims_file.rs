@@ -139,7 +139,7 @@ pub fn load(
     let mut documents = Vec::new();
     let mut document_diagnostics = Vec::new();
     for path in docs::declared(&all) {
-        match docs::load(&dir, &fence, &path, &ids) {
+        match docs::load(&dir, &fence, &path, &ids, None) {
             Ok((d, notes)) => {
                 document_diagnostics.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));

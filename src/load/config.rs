@@ -351,7 +351,10 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
     };
     let mut diags = Vec::new();
     for (i, a) in lint.allow.iter().enumerate() {
-        let line = config.positions.line_of(&format!("lint.allow[{i}]")).unwrap_or(1);
+        let line = config
+            .positions
+            .line_of(&format!("lint.allow[{i}]"))
+            .unwrap_or(1);
         let mut bad = |message: String| {
             diags.push(
                 Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)

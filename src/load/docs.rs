@@ -45,6 +45,7 @@ pub fn load(
     fence: &Fence,
     path: &str,
     ids: &IdRules<'_>,
+    overlay: Option<&text::Overlay>,
 ) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
     let full = fence.resolve(root, path).map_err(|e| {
         Diagnostic::new(
@@ -59,7 +60,12 @@ pub fn load(
         .help(codes::PATH_REFUSED.help)
     })?;
     // Reported where the path is declared (the loader adds the line of catalogue.yaml).
-    let bytes = text::read_limited(&full).map_err(|e| {
+    let held = overlay.and_then(|o| o.get(&full));
+    let bytes = match held {
+        Some(t) => Ok(t.as_bytes().to_vec()),
+        None => text::read_limited(&full),
+    }
+    .map_err(|e| {
         Diagnostic::new(
             &codes::UNREADABLE,
             format!("cannot read document `{path}`: {e}"),

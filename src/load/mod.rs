@@ -67,13 +67,16 @@ pub fn id_regex(config: &Config) -> Regex {
         .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
 }
 
-/// How much of what it reads loading keeps.
+/// How much of what it reads loading keeps, and what it reads in place of the disk.
 #[derive(Clone, Copy, Debug)]
-pub struct Options {
+pub struct Options<'o> {
     /// Keep each check file's text in the model (`Check::body`, `section_text`). Commands that
     /// never read bodies (lint, verify) load without: the model of a large catalogue is then
     /// a fraction of its size, and a finding's source line is read again from the file.
     pub keep_check_texts: bool,
+    /// Texts an editor holds unsaved, read instead of the files at those paths (the language
+    /// server checks what the maintainer sees, not what was last saved).
+    pub overlay: Option<&'o text::Overlay>,
     /// How much of each check body is read.
     pub bodies: Bodies,
     /// Read the rules (rule files and the tables of declared documents) and the documents
@@ -93,12 +96,13 @@ pub enum Bodies {
     None,
 }
 
-impl Default for Options {
-    fn default() -> Options {
+impl Default for Options<'_> {
+    fn default() -> Self {
         Options {
             keep_check_texts: true,
             bodies: Bodies::Outline,
             documents: true,
+            overlay: None,
         }
     }
 }
@@ -142,7 +146,7 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     load_with(root, Options::default())
 }
 
-pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
+pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
     // Not a directory, or one that cannot be listed: the engine cannot do its job (exit 2),
     // which is not the same as a catalogue with findings (exit 1).
     if !root.is_dir() || std::fs::read_dir(root).is_err() {
@@ -155,8 +159,9 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     let mut sources = BTreeMap::new();
 
     let config_path = root.join(config::FILE_NAME);
+    let overlay = options.overlay;
     let (mode, config) = if config_path.exists() {
-        match text::read(root, &config_path) {
+        match text::read_over(root, &config_path, overlay) {
             Ok(t) => {
                 diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
                 let (c, d) = config::parse(&t.text);
@@ -266,7 +271,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     let manifest_path = checks_dir.join(manifest::FILE_NAME);
     if manifest_path.exists() {
         let shown = text::display_path(root, &manifest_path);
-        match text::read(root, &manifest_path) {
+        match text::read_over(root, &manifest_path, overlay) {
             Ok(t) => {
                 diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
                 let (m, d) = manifest::parse(&shown, &t.text, &id_re);
@@ -321,7 +326,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
         Vec::new()
     };
     for path in wanted {
-        match docs::load(root, &fence, &path, &ids) {
+        match docs::load(root, &fence, &path, &ids, options.overlay) {
             Ok((d, notes)) => {
                 document_diagnostics.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
@@ -354,7 +359,7 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
                 for name in files {
                     let path = rules_dir.join(name);
                     let shown = text::display_path(root, &path);
-                    match text::read(root, &path) {
+                    match text::read_over(root, &path, overlay) {
                         Ok(t) => {
                             diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
                             // A README beside the rule files is not a rule.
@@ -411,15 +416,92 @@ pub fn load_with(root: &Path, options: Options) -> Result<Loaded, Fatal> {
     })
 }
 
+/// Read one check file of a loaded catalogue again, in place (the language server re-reads
+/// only the file being typed in). Returns what loading reports about that file, or `None`
+/// when only a whole load gives the right answer: the compatibility layout (every check's
+/// frontmatter decides the categories there) or a file the last load did not read.
+pub fn reload_check(
+    cat: &mut Catalogue,
+    path: &Path,
+    options: Options<'_>,
+) -> Option<Vec<Diagnostic>> {
+    if cat.mode != Mode::Declared {
+        return None;
+    }
+    let root = cat.root.clone();
+    let checks_dir = root.join(cat.config.checks_dir());
+    if path.parent() != Some(checks_dir.as_path()) {
+        return None;
+    }
+    let shown = text::display_path(&root, path);
+    let known = cat.checks.iter().any(|c| c.file == shown)
+        || cat.broken.iter().any(|b| b.file == shown)
+        || cat.sources.contains_key(&shown);
+    if !known {
+        return None;
+    }
+    let config = &cat.config;
+    let id_re = id_regex(config);
+    let severities = config.severities();
+    let baselines = config.baselines();
+    let vocab = check::Vocab {
+        severities: &severities,
+        baselines: &baselines,
+        extra_fields: &config.extra_fields,
+    };
+    let house_practice = config
+        .house_practice_pattern()
+        .and_then(|p| Regex::new(p).ok());
+    let source_rules = check::SourceRules {
+        section: config.sources_section(),
+        house_practice: house_practice.as_ref(),
+    };
+    let dir_name = Path::new(config.checks_dir())
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "checks".into());
+    let checks_path = link_dest::lexical("", config.checks_dir());
+    let bases = config.link_bases();
+    let rules = IdRules {
+        id_pattern: &id_re,
+        categories: &cat.categories,
+        checks_dir: &dir_name,
+        checks_path: &checks_path,
+        bases: &bases,
+    };
+    let (typed, rest) = load_check_file(
+        &root,
+        path,
+        &id_re,
+        &vocab,
+        Some((&rules, &source_rules)),
+        options,
+    );
+    cat.checks.retain(|c| c.file != shown);
+    cat.broken.retain(|b| b.file != shown);
+    cat.sources.remove(&shown);
+    if let Some(c) = typed {
+        let at = cat
+            .checks
+            .partition_point(|x| x.file.as_str() < c.file.as_str());
+        cat.checks.insert(at, c);
+    }
+    if let Some(b) = rest.broken {
+        let at = cat.broken.partition_point(|x| x.file < b.file);
+        cat.broken.insert(at, b);
+    }
+    if let Some((shown, text)) = rest.source {
+        cat.sources.insert(shown, text);
+    }
+    cat.index();
+    Some(rest.diagnostics)
+}
+
 /// `checks_dir` and `rules.dir` name folders that `new` writes into and `retire` deletes from:
 /// they must stay inside the catalogue root (after resolving links). One that leaves it is
 /// reported under its key and replaced by the default, so no later stage or command ever
 /// reads or writes through it.
-fn confine_dirs(
-    root: &Path,
-    config: &mut Config,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn confine_dirs(root: &Path, config: &mut Config, diags: &mut Vec<Diagnostic>) {
     let fence = confine::Fence::new(root);
     let lines = config.positions.clone();
     let refuse = |key: &str, written: &str, e: confine::Escape| {
@@ -481,7 +563,7 @@ fn load_check_file(
     id_re: &Regex,
     vocab: &check::Vocab<'_>,
     body_rules: Option<(&IdRules<'_>, &check::SourceRules<'_>)>,
-    options: Options,
+    options: Options<'_>,
 ) -> (Option<crate::model::Check>, FileRest) {
     let shown = text::display_path(root, path);
     let stem = path
@@ -493,7 +575,7 @@ fn load_check_file(
         source: None,
         diagnostics: Vec::new(),
     };
-    let t = match text::read(root, path) {
+    let t = match text::read_over(root, path, options.overlay) {
         Ok(t) => t,
         Err(d) => {
             out.diagnostics.push(d);

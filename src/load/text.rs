@@ -117,6 +117,26 @@ pub struct Text {
     pub notes: Vec<Diagnostic>,
 }
 
+/// Texts held by an editor and not saved yet, by the path loading reads them from.
+pub type Overlay = std::collections::BTreeMap<PathBuf, String>;
+
+/// Read `path` as catalogue text, from `overlay` when it holds that path.
+pub fn read_over(root: &Path, path: &Path, overlay: Option<&Overlay>) -> Result<Text, Diagnostic> {
+    let Some(held) = overlay.and_then(|o| o.get(path)) else {
+        return read(root, path);
+    };
+    let shown = display_path(root, path);
+    if held.len() as u64 > MAX_FILE_BYTES {
+        return Err(Diagnostic::new(
+            &codes::FILE_TOO_LARGE,
+            format!("`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"),
+        )
+        .file(shown)
+        .help(codes::FILE_TOO_LARGE.help));
+    }
+    decode(&shown, held.as_bytes().to_vec())
+}
+
 /// Read `path` as catalogue text. `Err` carries the diagnostic that explains why not.
 pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
     let shown = display_path(root, path);

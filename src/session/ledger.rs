@@ -38,7 +38,6 @@ fn matches(a: &AllowDecl, d: &Diagnostic) -> bool {
     (a.id.is_some() || a.file.is_some()) && id_ok && file_ok
 }
 
-
 fn describe(a: &AllowDecl) -> String {
     match (&a.id, &a.file) {
         (Some(id), Some(f)) => format!("{} for {id} in {f}", a.code),
@@ -80,14 +79,13 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
     }
     for (i, a) in entries.iter().enumerate() {
         let at = |d: Diagnostic| {
-            d.file(crate::load::config::FILE_NAME)
-                .at(
-                    cat.config
-                        .positions
-                        .line_of(&format!("lint.allow[{i}]"))
-                        .unwrap_or(1),
-                    1,
-                )
+            d.file(crate::load::config::FILE_NAME).at(
+                cat.config
+                    .positions
+                    .line_of(&format!("lint.allow[{i}]"))
+                    .unwrap_or(1),
+                1,
+            )
         };
         if let Some(until) = a.until.as_deref().filter(|u| today > *u) {
             out.shown.push(at(Diagnostic::new(

@@ -52,11 +52,12 @@ impl Needs {
         texts: false,
     };
 
-    fn options(self) -> Options {
+    fn options(self) -> Options<'static> {
         Options {
             keep_check_texts: self.texts,
             bodies: self.bodies,
             documents: self.documents,
+            overlay: None,
         }
     }
 }
@@ -136,6 +137,16 @@ impl Session {
 
     pub fn loaded(&self) -> &Loaded {
         &self.loaded
+    }
+
+    /// The catalogue and its graph, for a caller that keeps them beyond the session (the
+    /// language server re-reads one file into the catalogue it holds).
+    pub fn into_parts(self) -> (Catalogue, Graph) {
+        let graph = match self.graph.into_inner() {
+            Some(g) => g,
+            None => Graph::build(&self.loaded.catalogue),
+        };
+        (self.loaded.catalogue, graph)
     }
 
     /// The graph, built on first use.

@@ -1,0 +1,236 @@
+//! Language-server latency and memory on generated catalogues: `cargo bench --bench lsp`.
+//!
+//! For each size (AUDITBOOK_BENCH_SIZES, default 1000,10000) it measures
+//! - in process, through `lsp::world::World`: the initial load (load, lint, verify) and the
+//!   re-check after one keystroke in one check (that file read again, the catalogue judged
+//!   again);
+//! - as a whole process (`auditbook lsp` over stdio, as an editor runs it): the time from
+//!   sending one keystroke (`didChange`) to the answer of the next request, which the server
+//!   gives only after it has re-checked and published the changed findings; and the peak
+//!   resident memory of that process (max RSS via /usr/bin/time).
+//!
+//! Timings are medians; the figures go to stdout as a Markdown table (BENCHMARKS.md).
+
+use auditbook::lsp::world::World;
+use auditbook::testgen::{self, Body};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0)
+}
+
+fn binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    dir.join("auditbook")
+}
+
+fn catalogue(n: usize) -> PathBuf {
+    let root = std::env::temp_dir()
+        .join("auditbook-bench")
+        .join(format!("{n}-{:?}", Body::Realistic));
+    if !root.join("catalogue.yaml").exists() {
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("bench directory");
+        testgen::generate(&root, n, Body::Realistic).expect("generate");
+        let _ = Command::new(binary())
+            .arg("-C")
+            .arg(&root)
+            .arg("sync")
+            .output();
+    }
+    root.canonicalize().unwrap_or(root)
+}
+
+/// A check in the middle of the catalogue (its file exists: retired numbers have none).
+fn some_check(root: &Path, n: usize) -> PathBuf {
+    (n / 2..n)
+        .map(|i| {
+            root.join("checks")
+                .join(format!("{}.md", testgen::id_of(i)))
+        })
+        .find(|p| p.is_file())
+        .expect("a check file")
+}
+
+fn in_process(root: &Path, check: &Path, runs: usize) -> (Duration, Duration) {
+    let initial = median(
+        (0..3)
+            .map(|_| {
+                let mut w = World::new(root.to_path_buf());
+                let t = Instant::now();
+                w.recheck();
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let mut w = World::new(root.to_path_buf());
+    w.recheck();
+    let text = std::fs::read_to_string(check).expect("check text");
+    let keystroke = median(
+        (0..runs)
+            .map(|i| {
+                let typed = format!("{text}{}", "x".repeat(i % 2 + 1));
+                let t = Instant::now();
+                w.set_text(check, typed);
+                w.recheck_file(check);
+                let _ = w.findings();
+                t.elapsed()
+            })
+            .collect(),
+    );
+    (initial, keystroke)
+}
+
+struct Server {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    out: BufReader<std::process::ChildStdout>,
+    next: i64,
+}
+
+impl Server {
+    fn send(&mut self, v: Value) {
+        let t = v.to_string();
+        let _ = write!(self.stdin, "Content-Length: {}\r\n\r\n{t}", t.len());
+        let _ = self.stdin.flush();
+    }
+
+    fn read(&mut self) -> Option<Value> {
+        let mut len = 0;
+        loop {
+            let mut line = String::new();
+            if self.out.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length: ") {
+                len = v.parse().ok()?;
+            }
+        }
+        let mut buf = vec![0; len];
+        self.out.read_exact(&mut buf).ok()?;
+        serde_json::from_slice(&buf).ok()
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Option<Value> {
+        self.next += 1;
+        let id = self.next;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let v = self.read()?;
+            if v["id"] == json!(id) && v.get("method").is_none() {
+                return Some(v);
+            }
+        }
+    }
+}
+
+fn uri(p: &Path) -> String {
+    format!("file://{}", p.display())
+}
+
+/// Keystroke-to-answer latency of the real server, and its peak RSS in MB.
+fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f64)> {
+    let rss = std::env::temp_dir().join("auditbook-bench-lsp-rss.txt");
+    let mut child = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(&rss)
+        .arg(binary())
+        .arg("lsp")
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let stdin = child.stdin.take()?;
+    let out = BufReader::new(child.stdout.take()?);
+    let mut s = Server {
+        child,
+        stdin,
+        out,
+        next: 0,
+    };
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+    )?;
+    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let text = std::fs::read_to_string(check).ok()?;
+    s.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": uri(check), "languageId": "markdown", "version": 1, "text": text}}}));
+    let sync = json!({"textDocument": {"uri": uri(check)}});
+    s.request("textDocument/documentSymbol", sync.clone())?;
+    let lines = text.lines().count();
+    let mut times = Vec::new();
+    for i in 0..runs {
+        // One character typed at the end of the file, or taken back.
+        let change = if i % 2 == 0 {
+            json!({"range": {"start": {"line": lines, "character": 0},
+                "end": {"line": lines, "character": 0}}, "text": "x"})
+        } else {
+            json!({"range": {"start": {"line": lines, "character": 0},
+                "end": {"line": lines, "character": 1}}, "text": ""})
+        };
+        let t = Instant::now();
+        s.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri(check), "version": i + 2}, "contentChanges": [change]}}),
+        );
+        s.request("textDocument/documentSymbol", sync.clone())?;
+        times.push(t.elapsed());
+    }
+    s.request("shutdown", Value::Null)?;
+    s.send(json!({"jsonrpc": "2.0", "method": "exit", "params": null}));
+    let _ = s.child.wait();
+    let kb: f64 = std::fs::read_to_string(&rss)
+        .ok()?
+        .lines()
+        .last()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some((median(times), kb / 1024.0))
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("AUDITBOOK_BENCH_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 10_000]);
+    println!("| checks | initial load (ms) | keystroke, in process (ms) | keystroke → answer, `auditbook lsp` (ms) | peak RSS `auditbook lsp` (MB) |");
+    println!("|---:|---:|---:|---:|---:|");
+    for n in sizes {
+        let root = catalogue(n);
+        let check = some_check(&root, n);
+        let runs = if n >= 10_000 { 11 } else { 21 };
+        let (initial, keystroke) = in_process(&root, &check, runs);
+        let (process, rss) = whole_process(&root, &check, runs)
+            .map(|(d, m)| (ms(d), format!("{m:.0}")))
+            .unwrap_or_else(|| ("n/a".into(), "n/a".into()));
+        println!(
+            "| {n} | {} | {} | {process} | {rss} |",
+            ms(initial),
+            ms(keystroke)
+        );
+    }
+}

@@ -1,0 +1,452 @@
+//! The catalogue as the language server sees it: the files on disk with the editor's unsaved
+//! texts laid over them, loaded, linted and verified the way `lint --verify` does, and the
+//! facts the requests ask for (findings per file, an id's definition and its occurrences).
+//! Everything the server knows about the catalogue comes through here.
+
+use crate::diag::Diagnostic;
+use crate::graph::Graph;
+use crate::load::text::Overlay;
+use crate::model::Catalogue;
+use crate::render::templates::Templates;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+/// The catalogue that holds `file`: the nearest directory at or above it with a
+/// `catalogue.yaml`, else the nearest one with a `checks/` folder (compatibility layout).
+pub fn find_root(file: &Path) -> Option<PathBuf> {
+    let start = file.parent()?;
+    let declared = start
+        .ancestors()
+        .find(|d| d.join(crate::load::config::FILE_NAME).is_file());
+    let found = declared
+        .map(Path::to_path_buf)
+        .or_else(|| {
+            start
+                .ancestors()
+                .find(|d| d.join("checks").is_dir())
+                .map(Path::to_path_buf)
+        })
+        // A document above the catalogue (the repository's README): the catalogue in
+        // `./catalogue`, the default root of every command.
+        .or_else(|| {
+            start
+                .ancestors()
+                .map(|d| d.join("catalogue"))
+                .find(|d| d.join(crate::load::config::FILE_NAME).is_file())
+        })?;
+    Some(normal(&crate::load::text::canonical(&found)))
+}
+
+/// `path` with `.` and `..` folded away, without touching the file system.
+pub fn normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Where an id is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Place {
+    /// The `id:` of its own check file.
+    Definition,
+    /// The `id:` of its entry in the retired ledger, or a successor named there.
+    Ledger,
+    /// A line of the manifest.
+    Manifest,
+    /// Inside a Markdown link or reference definition.
+    Link,
+    /// Anywhere else: prose, a table cell, frontmatter.
+    Mention,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Occurrence {
+    /// Root-relative, `/`-separated.
+    pub file: String,
+    /// Byte range of the id in the file's text.
+    pub start: usize,
+    pub end: usize,
+    pub place: Place,
+}
+
+struct Loaded {
+    catalogue: Catalogue,
+    /// What loading reported, kept so one re-read file replaces only its own findings.
+    load_diagnostics: Vec<Diagnostic>,
+    graph: Graph,
+    findings: BTreeMap<String, Vec<Diagnostic>>,
+}
+
+pub struct World {
+    root: PathBuf,
+    overlay: Overlay,
+    templates: Option<Templates>,
+    loaded: Option<Loaded>,
+    /// Why the catalogue could not be loaded at all (an unreadable root).
+    fatal: Option<String>,
+}
+
+/// Findings with no file of their own are shown on `catalogue.yaml`, or in the compatibility
+/// layout on the manifest's folder's first check; this is the name they are filed under.
+pub const CATALOGUE_FILE: &str = crate::load::config::FILE_NAME;
+
+impl World {
+    /// A world rooted at `root` (already found by [`find_root`]); nothing is read yet.
+    pub fn new(root: PathBuf) -> World {
+        World {
+            root,
+            overlay: Overlay::new(),
+            templates: Templates::new(None).ok(),
+            loaded: None,
+            fatal: None,
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The root-relative name of an absolute path, if it lies in this catalogue's repository
+    /// view (documents may sit above the root: `../README.md`).
+    pub fn relative(&self, abs: &Path) -> Option<String> {
+        let abs = normal(abs);
+        if let Ok(rel) = abs.strip_prefix(&self.root) {
+            return Some(crate::load::text::display_path(Path::new(""), rel));
+        }
+        // One or more levels above the root, as declared documents are named.
+        let mut up = String::new();
+        for base in self.root.ancestors().skip(1) {
+            up.push_str("../");
+            if let Ok(rel) = abs.strip_prefix(base) {
+                let rest = crate::load::text::display_path(Path::new(""), rel);
+                return Some(format!("{up}{rest}"));
+            }
+        }
+        None
+    }
+
+    pub fn absolute(&self, rel: &str) -> PathBuf {
+        normal(&self.root.join(rel))
+    }
+
+    /// Hold `text` as the content of `abs` until [`World::forget`].
+    pub fn set_text(&mut self, abs: &Path, text: String) {
+        self.overlay.insert(normal(abs), text);
+    }
+
+    /// Read `abs` from disk again (the editor closed it).
+    pub fn forget(&mut self, abs: &Path) {
+        self.overlay.remove(&normal(abs));
+    }
+
+    /// Load, lint and verify again, with every unsaved text in place.
+    pub fn recheck(&mut self) {
+        let options = crate::load::Options {
+            keep_check_texts: true,
+            bodies: crate::load::Bodies::Outline,
+            documents: true,
+            overlay: Some(&self.overlay),
+        };
+        match crate::load::load_with(&self.root, options) {
+            Err(e) => {
+                self.fatal = Some(e.0);
+                self.loaded = None;
+            }
+            Ok(l) => {
+                self.fatal = None;
+                self.judge(l.catalogue, l.diagnostics);
+            }
+        }
+    }
+
+    /// After an edit of `abs` only: read that one file again when it is a check (the rest of
+    /// the model stands), then judge the whole catalogue; anything else is a whole
+    /// [`World::recheck`].
+    pub fn recheck_file(&mut self, abs: &Path) {
+        let Some(mut loaded) = self.loaded.take() else {
+            return self.recheck();
+        };
+        let abs = normal(abs);
+        let options = crate::load::Options {
+            keep_check_texts: true,
+            bodies: crate::load::Bodies::Outline,
+            documents: true,
+            overlay: Some(&self.overlay),
+        };
+        let Some(fresh) = crate::load::reload_check(&mut loaded.catalogue, &abs, options) else {
+            return self.recheck();
+        };
+        let shown = crate::load::text::display_path(&self.root, &abs);
+        let mut diags = loaded.load_diagnostics;
+        diags.retain(|d| d.file.as_deref() != Some(shown.as_str()));
+        diags.extend(fresh);
+        self.judge(loaded.catalogue, diags);
+    }
+
+    /// Every stage through the one pipeline, so the editor shows what `lint --verify` shows
+    /// (the ledger's acceptances included).
+    fn judge(&mut self, cat: Catalogue, load_diagnostics: Vec<Diagnostic>) {
+        let session = crate::session::Session::from_loaded(crate::load::Loaded {
+            catalogue: cat,
+            diagnostics: load_diagnostics.clone(),
+            document_diagnostics: Vec::new(),
+        });
+        let stages = if self.templates.is_some() {
+            crate::session::Stages::ALL
+        } else {
+            crate::session::Stages::LINT
+        };
+        let diags = match session.findings(stages) {
+            Ok(f) => f.shown,
+            Err(_) => session
+                .findings(crate::session::Stages::LINT)
+                .map(|f| f.shown)
+                .unwrap_or_default(),
+        };
+        let (cat, graph) = session.into_parts();
+        let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for d in diags {
+            let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());
+            findings.entry(file).or_default().push(d);
+        }
+        self.loaded = Some(Loaded {
+            catalogue: cat,
+            load_diagnostics,
+            graph,
+            findings,
+        });
+    }
+
+    /// Whether `abs` is a file this catalogue reads from outside its root (a declared
+    /// document such as `../README.md`).
+    pub fn reads(&self, abs: &Path) -> bool {
+        let Some(rel) = self.relative(abs) else {
+            return false;
+        };
+        self.catalogue()
+            .is_some_and(|c| c.documents.iter().any(|d| d.path == rel))
+    }
+
+    pub fn fatal(&self) -> Option<&str> {
+        self.fatal.as_deref()
+    }
+
+    /// Findings by root-relative file, each list sorted.
+    pub fn findings(&self) -> BTreeMap<String, Vec<Diagnostic>> {
+        self.loaded
+            .as_ref()
+            .map(|l| l.findings.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn findings_in(&self, rel: &str) -> &[Diagnostic] {
+        self.loaded
+            .as_ref()
+            .and_then(|l| l.findings.get(rel))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    pub fn catalogue(&self) -> Option<&Catalogue> {
+        self.loaded.as_ref().map(|l| &l.catalogue)
+    }
+
+    pub fn graph(&self) -> Option<&Graph> {
+        self.loaded.as_ref().map(|l| &l.graph)
+    }
+
+    /// The text of a root-relative file: the editor's if it holds one, else as loaded, else
+    /// from disk (through the same bounded reader loading uses).
+    pub fn text_of(&self, rel: &str) -> Option<Arc<str>> {
+        let abs = self.absolute(rel);
+        if let Some(t) = self.overlay.get(&abs) {
+            return Some(Arc::from(t.as_str()));
+        }
+        if let Some(cat) = self.catalogue() {
+            if let Some(t) = crate::load::source(cat, rel) {
+                return Some(t);
+            }
+        }
+        let repository = crate::load::text::repository_root(&self.root);
+        crate::load::text::read(&repository, &abs)
+            .ok()
+            .map(|t| Arc::from(t.text))
+    }
+
+    /// Whether `id` is a live check or a retired one.
+    pub fn is_known(&self, id: &str) -> bool {
+        self.catalogue()
+            .is_some_and(|c| c.check(id).is_some() || c.retired(id).is_some())
+    }
+
+    /// Where `id` is defined: its check file's `id:` line, or its retired entry.
+    pub fn definition(&self, id: &str) -> Option<Occurrence> {
+        let cat = self.catalogue()?;
+        if let Some(c) = cat.check(id) {
+            let text = self.text_of(&c.file)?;
+            let start = crate::fix::id_positions(&text, id).into_iter().next()?;
+            return Some(Occurrence {
+                file: c.file.to_string(),
+                start,
+                end: start + id.len(),
+                place: Place::Definition,
+            });
+        }
+        cat.retired(id)?;
+        let line = *crate::graph::retired_lines(cat).get(id)?;
+        let text = self.text_of(CATALOGUE_FILE)?;
+        let offset = line_start(&text, line)?;
+        let rest = text.get(offset..)?;
+        let end_of_line = rest.find('\n').unwrap_or(rest.len());
+        let at = crate::fix::id_positions(&rest[..end_of_line], id)
+            .into_iter()
+            .next()?;
+        Some(Occurrence {
+            file: CATALOGUE_FILE.into(),
+            start: offset + at,
+            end: offset + at + id.len(),
+            place: Place::Ledger,
+        })
+    }
+
+    /// Every place `id` is written in the catalogue's files (checks, rules, documents, the
+    /// manifest and catalogue.yaml), sorted.
+    pub fn occurrences(&self, id: &str) -> Vec<Occurrence> {
+        let Some(cat) = self.catalogue() else {
+            return Vec::new();
+        };
+        let manifest = cat.manifest.as_ref().map(|m| m.file.as_str());
+        let mut files: Vec<String> = cat.sources.keys().cloned().collect();
+        files.extend(cat.checks.iter().map(|c| c.file.to_string()));
+        files.sort();
+        files.dedup();
+        let mut out = Vec::new();
+        for file in files {
+            let Some(text) = self.text_of(&file) else {
+                continue;
+            };
+            let own = cat.check_by_file(&file).is_some_and(|c| c.id == id);
+            for start in crate::fix::id_positions(&text, id) {
+                let place = if Some(file.as_str()) == manifest {
+                    Place::Manifest
+                } else if file == CATALOGUE_FILE {
+                    Place::Ledger
+                } else if own && in_frontmatter(&text, start) && is_id_key(&text, start) {
+                    Place::Definition
+                } else if in_link(&text, start) {
+                    Place::Link
+                } else {
+                    Place::Mention
+                };
+                out.push(Occurrence {
+                    file: file.clone(),
+                    start,
+                    end: start + id.len(),
+                    place,
+                });
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The check file that defines `id`, absolute, for a rename to move.
+    pub fn check_file(&self, id: &str) -> Option<String> {
+        Some(self.catalogue()?.check(id)?.file.to_string())
+    }
+}
+
+/// Byte offset of the start of 1-based `line`.
+pub fn line_start(text: &str, line: usize) -> Option<usize> {
+    if line == 1 {
+        return Some(0);
+    }
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .nth(line.checked_sub(2)?)
+        .map(|i| i + 1)
+}
+
+/// Whether byte `at` lies inside the leading `---` frontmatter block.
+pub fn in_frontmatter(text: &str, at: usize) -> bool {
+    frontmatter_end(text).is_some_and(|end| at < end)
+}
+
+/// Byte offset of the closing `---` line of the frontmatter (the whole text when unclosed).
+pub fn frontmatter_end(text: &str) -> Option<usize> {
+    let rest = text.strip_prefix("---\n")?;
+    let mut offset = 4;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    Some(text.len())
+}
+
+fn line_around(text: &str, at: usize) -> (usize, &str) {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    (start, &text[start..end])
+}
+
+fn is_id_key(text: &str, at: usize) -> bool {
+    let (start, line) = line_around(text, at);
+    line[..at - start].trim_start().starts_with("id:")
+}
+
+/// Whether byte `at` is inside `[…](…)`, `[…][…]`, `<…>` or a reference definition.
+fn in_link(text: &str, at: usize) -> bool {
+    let (start, line) = line_around(text, at);
+    let col = at - start;
+    let before = &line[..col];
+    if line.trim_start().starts_with('[') && line.contains("]:") {
+        return true;
+    }
+    // Inside a destination: an unclosed `](` before the id.
+    if let Some(open) = before.rfind("](") {
+        if !before[open..].contains(')') {
+            return true;
+        }
+    }
+    // Inside the text of a link: an unclosed `[` before, and `](` after.
+    if let Some(open) = before.rfind('[') {
+        if !before[open..].contains(']') {
+            let after = &line[col..];
+            if let Some(close) = after.find(']') {
+                return matches!(after.as_bytes().get(close + 1), Some(b'(' | b'['));
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_and_mentions_are_told_apart() {
+        let t = "Siehe [FID-006](FID-006.md), nicht FID-006.\n[x]: checks/FID-006.md\n";
+        let ats = crate::fix::id_positions(t, "FID-006");
+        let kinds: Vec<bool> = ats.iter().map(|&a| in_link(t, a)).collect();
+        assert_eq!(kinds, [true, true, false, true]);
+    }
+
+    #[test]
+    fn frontmatter_ends_at_its_closing_line() {
+        let t = "---\nid: A-001\n---\nbody A-001\n";
+        assert_eq!(frontmatter_end(t), Some(14));
+        assert!(in_frontmatter(t, 8));
+        assert!(!in_frontmatter(t, 22));
+    }
+}
