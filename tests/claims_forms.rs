@@ -375,3 +375,137 @@ fn comparisons_a_bound_that_no_longer_holds() {
         "{m}"
     );
 }
+
+// ---- table-row claims --------------------------------------------------------------------
+
+const TABELLE: &str = "# Stand des Katalogs
+
+## Kategorien
+
+| Kategorie | Checks | Schweregrade | enforced |
+|---|---:|---|---:|
+| `DRIFT` | 7 | 2 high · 4 medium · 1 low | 5 |
+| **FID** | sechs | 4 high · 1 critical · 1 medium | 5 |
+| **Total** | **13** | 1 critical · 6 high · 5 medium · 1 low | 10 |
+
+Die Tabelle zählt jede Kategorie einmal.
+";
+
+const TABLE_CLAIM: &str = r#"  - name: kategorien-tabelle
+    doc: docs/STAND.md
+    section: Kategorien
+    table:
+      key: Kategorie
+      keys: ids(categories)
+      total: Total
+      columns:
+        Checks: count(checks where category == $key)
+        Schweregrade: profile(severity, checks where category == $key)
+        enforced: count(checks where category == $key and adoption == "enforced")
+"#;
+
+#[test]
+fn table_rows_clean_twin_is_silent() {
+    let f = with_claims(TABELLE, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn table_rows_a_drifted_count_profile_and_total() {
+    let doc = TABELLE
+        .replace("| `DRIFT` | 7 |", "| `DRIFT` | 8 |")
+        .replace("4 high · 1 critical", "3 high · 1 critical")
+        .replace("| **13** |", "| **14** |");
+    let f = with_claims(&doc, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 7), l("AB613", 8), l("AB613", 9)], "{v:#}");
+    let m = messages(&v, "AB613");
+    assert!(m.contains("claim `kategorien-tabelle`: row `DRIFT`, column `Checks`: the document says 8 (`8`), the catalogue has 7 (count(checks where category == \"DRIFT\"))"), "{m}");
+    assert!(
+        m.contains("row `FID`, column `Schweregrade`: the document says 3 high (`3 high · 1 critical · 1 medium`), the catalogue has 4"),
+        "{m}"
+    );
+    assert!(
+        m.contains(
+            "row `Total`, column `Checks`: the document says 14 (`14`), the catalogue has 13"
+        ),
+        "{m}"
+    );
+    // Each finding points at its cell and names the document.
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["line"] == 7)
+        .unwrap();
+    assert_eq!(d["file"], "docs/STAND.md");
+    assert_eq!(d["column"], 13);
+}
+
+#[test]
+fn table_rows_an_unknown_bucket_word_is_not_read_as_zero() {
+    let doc = TABELLE.replace("· 1 critical ·", "· 1 kritisch ·");
+    let f = with_claims(&doc, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 8), l("AB633", 8)], "{v:#}");
+    assert!(messages(&v, "AB633").contains(
+        "`1 kritisch` counts `kritisch`, which is not one of critical, high, medium, low"
+    ));
+    // Any order, a bucket left out or a dash: zero, and silent when zero is right.
+    let doc = TABELLE.replace(
+        "1 critical · 6 high · 5 medium · 1 low",
+        "6 high · 1 low · 1 critical · 5 medium",
+    );
+    assert_eq!(verify(&with_claims(&doc, TABLE_CLAIM)).0, []);
+}
+
+#[test]
+fn table_rows_a_row_for_an_unknown_key_and_a_key_without_a_row() {
+    let doc = TABELLE
+        .replace("| `DRIFT` | 7 | 2 high · 4 medium · 1 low | 5 |\n", "")
+        .replace("| **Total**", "| SEC | 0 | — | 0 |\n| **Total**");
+    let f = with_claims(&doc, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB631", 5), l("AB632", 8)], "{v:#}");
+    assert!(messages(&v, "AB631").contains(
+        "`ids(categories)` selects `DRIFT`, but the table in section \"Kategorien\" of `docs/STAND.md` has no row for it"
+    ));
+    assert!(
+        messages(&v, "AB632").contains("a row for `SEC`, but `ids(categories)` does not know it")
+    );
+    // A second row for one key is reported at the second.
+    let doc = TABELLE.replace(
+        "| **Total**",
+        "| FID | 6 | 4 high · 1 critical · 1 medium | 5 |\n| **Total**",
+    );
+    let (loud, _, v) = verify(&with_claims(&doc, TABLE_CLAIM));
+    assert_eq!(loud, [l("AB632", 9)], "{v:#}");
+    assert!(messages(&v, "AB632").contains("a second row for `FID` (the first is at line 8)"));
+}
+
+#[test]
+fn table_rows_a_renamed_column_or_a_bad_query_is_reported() {
+    let doc = TABELLE.replace("| Schweregrade |", "| Schwere |");
+    let (loud, code, v) = verify(&with_claims(&doc, TABLE_CLAIM));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB612", 5)], "{v:#}");
+    assert!(messages(&v, "AB612").contains("has no column `Schweregrade`"));
+    let claim = TABLE_CLAIM
+        .replace("profile(severity,", "profile(gewicht,")
+        .replace("adoption == \"enforced\"", "adoptoin == \"enforced\"");
+    let (loud, code, v) = verify(&with_claims(TABELLE, &claim));
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("column `Schweregrade`"), "{m}");
+    assert!(m.contains("column `enforced`"), "{m}");
+    // The table gone from its section: unmatched at the heading, not silence.
+    let doc = "# Stand\n\n## Kategorien\n\nKeine Tabelle mehr.\n";
+    let (loud, _, _) = verify(&with_claims(doc, TABLE_CLAIM));
+    assert_eq!(loud, [l("AB612", 3)]);
+}

@@ -34,7 +34,7 @@ struct Compiled<'c> {
     heading_line: usize,
 }
 
-fn config_error(
+pub(super) fn config_error(
     cat: &Catalogue,
     claim: &ClaimDecl,
     code: &'static Code,
@@ -92,33 +92,12 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
             )));
         }
     }
-    let Some(doc) = cat.document(&claim.doc) else {
-        errors.extend(bad(format!(
-            "document `{}` could not be read (see the error for that file), so the claim is not checked",
-            claim.doc
-        )));
-        return Err(errors);
-    };
-    let (range, heading_line) = match &claim.section {
-        None => (0..doc.text.len(), 1),
-        Some(title) => match doc.section(title) {
-            Some((idx, range)) => (
-                range,
-                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
-            ),
-            None => {
-                errors.push(config_error(
-                    cat,
-                    claim,
-                    &codes::CLAIM_SECTION_MISSING,
-                    format!(
-                        "`{}` has no heading \"{title}\", so the claim goes unchecked",
-                        claim.doc
-                    ),
-                ));
-                return Err(errors);
-            }
-        },
+    let (doc, range, heading_line) = match locate(cat, claim) {
+        Ok(l) => l,
+        Err(d) => {
+            errors.extend(d);
+            return Err(errors);
+        }
     };
     if !errors.is_empty() {
         return Err(errors);
@@ -132,7 +111,48 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
     })
 }
 
+/// The claim's document, the byte range it reads (its section, or all of it) and the line of
+/// that section's heading (1 for a whole document).
+pub(super) fn locate<'c>(
+    cat: &'c Catalogue,
+    claim: &ClaimDecl,
+) -> Result<(&'c Document, std::ops::Range<usize>, usize), Vec<Diagnostic>> {
+    let Some(doc) = cat.document(&claim.doc) else {
+        return Err(vec![config_error(
+            cat,
+            claim,
+            &codes::CLAIM_INVALID,
+            format!(
+                "document `{}` could not be read (see the error for that file), so the claim is not checked",
+                claim.doc
+            ),
+        )]);
+    };
+    match &claim.section {
+        None => Ok((doc, 0..doc.text.len(), 1)),
+        Some(title) => match doc.section(title) {
+            Some((idx, range)) => Ok((
+                doc,
+                range,
+                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
+            )),
+            None => Err(vec![config_error(
+                cat,
+                claim,
+                &codes::CLAIM_SECTION_MISSING,
+                format!(
+                    "`{}` has no heading \"{title}\", so the claim goes unchecked",
+                    claim.doc
+                ),
+            )]),
+        },
+    }
+}
+
 fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
+    if let Some(table) = &claim.table {
+        return super::table::check(cat, claim, table);
+    }
     let c = match compile(cat, claim) {
         Ok(c) => c,
         Err(d) => return d,
@@ -449,7 +469,12 @@ fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {
 
 /// The ids a group's text names: check ids as links and mentions are read everywhere else,
 /// category prefixes as words, rule ids as `PREFIX-N` with a known rule prefix.
-fn extract(cat: &Catalogue, set: Set, doc: &str, written: &str) -> BTreeMap<String, usize> {
+pub(super) fn extract(
+    cat: &Catalogue,
+    set: Set,
+    doc: &str,
+    written: &str,
+) -> BTreeMap<String, usize> {
     let mut found = BTreeMap::new();
     if set.holds_check_ids() {
         let link_rules = markdown::LinkRules::of(cat);

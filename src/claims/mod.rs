@@ -10,6 +10,8 @@ pub mod query;
 pub mod regions;
 pub mod skip;
 pub mod strict;
+pub mod table;
+pub mod tally;
 
 use crate::diag::{codes, Diagnostic};
 use crate::graph::Graph;

@@ -396,6 +396,18 @@ codes! {
     CLAIM_LIST_REPEATED = "AB630", "claim-list-repeated-token", Error,
         "A strict list group names the same member twice.",
         "Name each member once.";
+    CLAIM_TABLE_ROW_MISSING = "AB631", "claim-table-row-missing", Error,
+        "A table-row claim's keys query selects a key the table has no row for (or the declared total row is gone).",
+        "Add the row, or narrow the claim's `keys` query if the table is meant to leave the key out.";
+    CLAIM_TABLE_ROW_UNKNOWN = "AB632", "claim-table-row-unknown", Error,
+        "A table-row claim's table has a row for a key its keys query does not select (unknown, retired, misspelt), or a second row for one key.",
+        "Correct or remove the row, or widen the claim's `keys` query.";
+    CLAIM_TALLY_UNREADABLE = "AB633", "claim-tally-unreadable", Error,
+        "A tally cell (`2 critical · 8 high`) counts a bucket outside the field's vocabulary, counts one twice, or holds a piece that is no count and bucket.",
+        "Write each bucket once as NUMBER WORD with a word of the field's vocabulary; leave a bucket out (or write —) for zero.";
+    CLAIM_TEXT = "AB634", "claim-name-drift", Error,
+        "A table-row claim's `name` column gives a row's key another name than the catalogue does.",
+        "Write the catalogue's name (category name, check or rule title) in the cell, or rename it in the catalogue.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

@@ -300,9 +300,11 @@ pub struct ClaimDecl {
     #[serde(default)]
     /// A heading's text: the claim reads that section only.
     pub section: Option<String>,
-    /// A regular expression with named groups.
+    /// A regular expression with named groups (not with `table`).
+    #[serde(default)]
     pub pattern: String,
     /// What each named group must equal: `count(SET)` or `ids(SET)`, with an optional `where EXPR`.
+    #[serde(default)]
     pub expect: BTreeMap<String, String>,
     /// `ids` groups read strictly: every piece of the list is one member, named once.
     #[serde(default)]
@@ -310,6 +312,25 @@ pub struct ClaimDecl {
     /// Blocks the pattern does not read: `tables`, `code` (fenced and indented), `quotes`.
     #[serde(default)]
     pub skip: Vec<SkipRegion>,
+    /// A whole Markdown table held row by row instead of a pattern (catalogue format, section 7).
+    #[serde(default)]
+    pub table: Option<TableClaimDecl>,
+}
+
+/// A table-row claim: the first table of the claim's section, one row per key.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableClaimDecl {
+    /// The header of the column that names each row's key (default: the first column).
+    #[serde(default)]
+    pub key: Option<String>,
+    /// The keys the table has a row for: an `ids(SET)` query. A selected key without a row and a row for any other key are findings.
+    pub keys: String,
+    /// Per column header: the query its cells must equal, `$key` standing for the row's key: `count(…)` (with an optional bound), `profile(FIELD, checks where …)` or `name`.
+    pub columns: BTreeMap<String, String>,
+    /// The key-cell text of a total row (`Total`): its cells hold the column's sum over every selected key.
+    #[serde(default)]
+    pub total: Option<String>,
 }
 
 /// A kind of Markdown block a claim can skip.
