@@ -509,3 +509,149 @@ fn table_rows_a_renamed_column_or_a_bad_query_is_reported() {
     let (loud, _, _) = verify(&with_claims(doc, TABLE_CLAIM));
     assert_eq!(loud, [l("AB612", 3)]);
 }
+
+// ---- comparisons between groups, arithmetic, sums, policies ------------------------------
+
+const AUSBAU: &str = "# Stand des Katalogs
+
+## Ausbau
+
+| Kategorie | Ziel | Stand |
+|---|---|---|
+| DRIFT | 5–8 | 7 / 7 ✅ |
+| FID | 4–6 | 6 / 6 ✅ |
+
+Geplant sind rund ~12 Checks, am Ende des Jahres.
+";
+
+const AUSBAU_CLAIMS: &str = r#"  - name: ausbau-zeilen
+    doc: docs/STAND.md
+    section: Ausbau
+    pattern: '(?m)^\| (?P<cat>\w+) \| (?P<lo>\d+)–(?P<hi>\d+) \| (?P<n>\d+) / (?P<m>\d+)'
+    expect:
+      n: count(checks where category == $cat)
+      m: '== $n'
+      lo: '<= $n'
+      hi: '>= $n'
+  - name: ausbau-schaetzung
+    doc: docs/STAND.md
+    section: Ausbau
+    pattern: '~(?P<est>\d+) Checks'
+    expect:
+      est: '>= sum("\| (\d+)–\d+ \|") and <= sum("\| \d+–(\d+) \|")'
+  - name: advisory-anteil
+    holds: 'count(checks where adoption == "advisory") * 4 <= count(checks)'
+"#;
+
+#[test]
+fn arithmetic_clean_twin_is_silent() {
+    let f = with_claims(AUSBAU, AUSBAU_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn arithmetic_per_row_ranges_and_group_against_group() {
+    let doc = AUSBAU
+        .replace("| DRIFT | 5–8 | 7 / 7 ✅ |", "| DRIFT | 5–8 | 7 / 8 ✅ |")
+        .replace("| FID | 4–6 |", "| FID | 4–5 |");
+    let (loud, code, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 7), l("AB613", 8)], "{v:#}");
+    let m = messages(&v, "AB613");
+    assert!(
+        m.contains("claim `ausbau-zeilen`, group `m`: the document says 8 (`8`), which must be == 7 (== $n)"),
+        "{m}"
+    );
+    assert!(
+        m.contains("group `hi`: the document says 5 (`5`), which must be >= 6 (>= $n)"),
+        "{m}"
+    );
+    // The count itself, bound to the row's category.
+    let doc = AUSBAU.replace("| DRIFT | 5–8 | 7 / 7", "| DRIFT | 5–8 | 8 / 8");
+    let (loud, _, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(loud, [l("AB613", 7)], "{v:#}");
+    assert!(messages(&v, "AB613").contains("group `n`: the document says 8 (`8`), which must be == 7 (count(checks where category == $cat))"));
+}
+
+#[test]
+fn arithmetic_an_estimate_outside_the_sums() {
+    // lo sums to 9, hi to 14.
+    let doc = AUSBAU.replace("~12 Checks", "~15 Checks");
+    let (loud, code, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 10)], "{v:#}");
+    assert!(messages(&v, "AB613").contains("the document says 15 (`15`), which must be <= 14"));
+    let doc = AUSBAU.replace("~12 Checks", "~8 Checks");
+    let (loud, _, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(loud, [l("AB613", 10)], "{v:#}");
+    assert!(messages(&v, "AB613").contains("which must be >= 9"));
+}
+
+#[test]
+fn arithmetic_a_row_for_an_unknown_category_is_not_silent() {
+    let doc = AUSBAU.replace(
+        "| FID | 4–6 | 6 / 6 ✅ |",
+        "| FID | 4–6 | 6 / 6 ✅ |\n| SEC | 0–1 | 0 / 0 ✅ |",
+    );
+    let (loud, code, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB610", 9)], "{v:#}");
+    assert!(messages(&v, "AB610").contains("cannot be evaluated for this match"));
+}
+
+#[test]
+fn arithmetic_a_policy_that_no_longer_holds() {
+    // A fourth advisory check: 4 × 4 = 16 is more than the 13 checks.
+    let f = with_claims(AUSBAU, AUSBAU_CLAIMS);
+    f.edit(
+        "checks/FID-005.md",
+        "adoption: enforced",
+        "adoption: advisory",
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    let yaml = f.read("catalogue.yaml");
+    let line = yaml
+        .lines()
+        .position(|l| l.contains("name: advisory-anteil"))
+        .unwrap() as u64
+        + 1;
+    // The fixture's own claims and region see the new advisory check too; the policy is
+    // reported once, at its declaration.
+    let policy: Vec<_> = loud.iter().filter(|(c, _)| c == "AB635").collect();
+    assert_eq!(policy, [&l("AB635", line)], "{v:#}");
+    let m = messages(&v, "AB635");
+    assert!(
+        m.contains("the left side is 16, which must be <= 13"),
+        "{m}"
+    );
+    assert_eq!(
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "AB635")
+            .unwrap()["file"],
+        "catalogue.yaml"
+    );
+}
+
+#[test]
+fn arithmetic_expressions_that_cannot_be_read_are_claim_errors() {
+    let claims = AUSBAU_CLAIMS
+        .replace("m: '== $n'", "m: '== $anzahl'")
+        .replace("* 4 <= count(checks)", "* 4 count(checks)")
+        .replace(
+            r#"and <= sum("\| \d+–(\d+) \|")"#,
+            r#"and <= sum("\| \d+–\d+ \|")"#,
+        );
+    let (loud, code, v) = verify(&with_claims(AUSBAU, &claims));
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("`$anzahl` names no group of the pattern"), "{m}");
+    assert!(m.contains("a policy compares two sides"), "{m}");
+    assert!(m.contains("sum's pattern needs a group"), "{m}");
+}

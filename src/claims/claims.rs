@@ -30,6 +30,8 @@ struct Compiled<'c> {
     doc: &'c Document,
     pattern: Regex,
     queries: Vec<(String, Query)>,
+    /// Groups held to an expression (`<= $n`, `count(…) / 10`, `sum("…")`).
+    exprs: Vec<(String, super::arith::Expectation)>,
     range: std::ops::Range<usize>,
     heading_line: usize,
 }
@@ -59,6 +61,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
     let groups: BTreeSet<&str> = pattern.capture_names().flatten().collect();
     let mut errors = Vec::new();
     let mut queries = Vec::new();
+    let mut exprs = Vec::new();
     if claim.expect.is_empty() {
         errors.extend(bad(
             "`expect` names no group, so nothing would be checked".into()
@@ -71,6 +74,20 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
                 "`expect` names group `{group}`, but the pattern has no `(?P<{group}>…)` (it has: {})",
                 if have.is_empty() { "none".to_string() } else { have.join(", ") }
             )));
+            continue;
+        }
+        if super::arith::is_expression(src) {
+            for name in dollar_names(src) {
+                if !groups.contains(name) {
+                    errors.extend(bad(format!(
+                        "group `{group}`: `${name}` names no group of the pattern"
+                    )));
+                }
+            }
+            match super::arith::parse(src) {
+                Ok(e) => exprs.push((group.clone(), e)),
+                Err(e) => errors.extend(bad(format!("group `{group}`: {e}"))),
+            }
             continue;
         }
         match query::parse(cat, src) {
@@ -106,6 +123,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
         doc,
         pattern,
         queries,
+        exprs,
         range,
         heading_line,
     })
@@ -117,6 +135,14 @@ pub(super) fn locate<'c>(
     cat: &'c Catalogue,
     claim: &ClaimDecl,
 ) -> Result<(&'c Document, std::ops::Range<usize>, usize), Vec<Diagnostic>> {
+    if claim.doc.is_empty() {
+        return Err(vec![config_error(
+            cat,
+            claim,
+            &codes::CLAIM_INVALID,
+            "names no `doc` to read (only a policy, `holds:`, reads none)".into(),
+        )]);
+    }
     let Some(doc) = cat.document(&claim.doc) else {
         return Err(vec![config_error(
             cat,
@@ -149,7 +175,62 @@ pub(super) fn locate<'c>(
     }
 }
 
+/// What is wrong with a claim's pattern, queries and expressions, read without its document
+/// (the examples of the format reference are held to this).
+pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+    if let Some(src) = &claim.holds {
+        return match super::arith::parse_policy(src) {
+            Err(e) => vec![e],
+            Ok(_) => Vec::new(),
+        };
+    }
+    if let Some(table) = &claim.table {
+        return super::table::problems(cat, table);
+    }
+    let pattern = match Regex::new(&claim.pattern) {
+        Ok(p) => p,
+        Err(e) => return vec![format!("pattern: {e}")],
+    };
+    let groups: BTreeSet<&str> = pattern.capture_names().flatten().collect();
+    let mut out = Vec::new();
+    for (group, src) in &claim.expect {
+        if !groups.contains(group.as_str()) {
+            out.push(format!("`{group}` is not a group of the pattern"));
+        }
+        if super::arith::is_expression(src) {
+            out.extend(
+                dollar_names(src)
+                    .into_iter()
+                    .filter(|n| !groups.contains(n))
+                    .map(|n| format!("`${n}` is not a group of the pattern")),
+            );
+            if let Err(e) = super::arith::parse(src) {
+                out.push(e);
+            }
+        } else if let Err(e) = query::parse(cat, src) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// The group names `$NAME` refers to in an expectation.
+fn dollar_names(src: &str) -> Vec<&str> {
+    src.match_indices('$')
+        .filter_map(|(i, _)| {
+            let rest = src.get(i + 1..)?;
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0).then(|| &rest[..end])
+        })
+        .collect()
+}
+
 fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
+    if let Some(policy) = &claim.holds {
+        return super::policy::check(cat, claim, policy);
+    }
     if let Some(table) = &claim.table {
         return super::table::check(cat, claim, table);
     }
@@ -279,6 +360,35 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                 }),
             }
         }
+        if !c.exprs.is_empty() {
+            let texts: BTreeMap<String, String> = c
+                .pattern
+                .capture_names()
+                .flatten()
+                .filter_map(|n| {
+                    caps.name(n)
+                        .map(|m| (n.to_string(), m.as_str().to_string()))
+                })
+                .collect();
+            let env = super::arith::Env {
+                cat,
+                scope: &scope,
+                groups: &texts,
+                section: &hay,
+            };
+            for (group, e) in &c.exprs {
+                let Some(m) = caps.name(group) else { continue };
+                let (line, col) = index.position(text, c.range.start + m.start());
+                out.extend(expression_findings(
+                    claim,
+                    group,
+                    e,
+                    &env,
+                    m.as_str(),
+                    (line, col),
+                ));
+            }
+        }
         // In document order, so "listed under both" points at the second place.
         id_groups.sort_by_key(|g| g.offset);
         out.extend(compare_ids(cat, claim, text, &index, &id_groups));
@@ -296,6 +406,70 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
             .line(c.heading_line)
             .help(codes::CLAIM_UNMATCHED.help),
         );
+    }
+    out
+}
+
+/// A group held to an expression: the number it states against each part.
+fn expression_findings(
+    claim: &ClaimDecl,
+    group: &str,
+    e: &super::arith::Expectation,
+    env: &super::arith::Env<'_>,
+    written: &str,
+    (line, col): (usize, usize),
+) -> Vec<Diagnostic> {
+    let here = |code: &'static Code, msg: String| {
+        Diagnostic::new(
+            code,
+            format!("claim `{}`, group `{group}`: {msg}", claim.name),
+        )
+        .file(claim.doc.clone())
+        .at(line, col)
+        .width(written.chars().count())
+    };
+    let n = match numbers::read(written) {
+        Ok(n) => n as f64,
+        Err(numbers::Unreadable(w)) => {
+            return vec![here(
+                &codes::CLAIM_NUMBER_UNREADABLE,
+                format!(
+                    "`{w}` is not a number auditbook can read (held to `{}`)",
+                    e.text
+                ),
+            )
+            .help(codes::CLAIM_NUMBER_UNREADABLE.help)]
+        }
+    };
+    let mut out = Vec::new();
+    for (bound, expr) in &e.parts {
+        match super::arith::eval(expr, env) {
+            Ok(v) if super::arith::holds(*bound, n, v) => {}
+            Ok(v) => out.push(
+                here(
+                    &codes::CLAIM_COUNT,
+                    format!(
+                        "the document says {} (`{}`), which must be {} {} ({})",
+                        super::arith::show(n),
+                        written.trim(),
+                        bound.as_str(),
+                        super::arith::show(v),
+                        e.text
+                    ),
+                )
+                .help(format!(
+                    "the catalogue gives {}: correct the number, or the claim if the sentence means something else",
+                    super::arith::show(v)
+                )),
+            ),
+            Err(msg) => out.push(
+                here(
+                    &codes::CLAIM_INVALID,
+                    format!("`{}` cannot be evaluated for this match: {msg}", e.text),
+                )
+                .help(codes::CLAIM_INVALID.help),
+            ),
+        }
     }
     out
 }

@@ -2,10 +2,12 @@
 //! declared claims about prose, and the checks every document gets (`auditbook verify`), and
 //! the rewrite of stale regions (`auditbook sync`).
 
+pub mod arith;
 #[allow(clippy::module_inception)] // the declared claims, beside regions, queries and numbers
 pub mod claims;
 pub mod docs;
 pub mod numbers;
+pub mod policy;
 pub mod query;
 pub mod regions;
 pub mod skip;

@@ -82,6 +82,14 @@ impl Bound {
             .unwrap_or("==")
     }
 
+    /// The relation `text` starts with (`==` when it starts with none) and the rest after it.
+    pub fn parse_prefix(text: &str) -> (Bound, &str) {
+        Bound::ALL
+            .iter()
+            .find_map(|(s, b)| text.strip_prefix(s).map(|r| (*b, r.trim_start())))
+            .unwrap_or((Bound::Eq, text))
+    }
+
     /// Whether the number the document states, `written`, stands in this relation to `value`.
     pub fn holds(self, written: u64, value: u64) -> bool {
         match self {

@@ -223,6 +223,32 @@ fn header_index(table: &Table, name: &str) -> Option<usize> {
         })
 }
 
+/// What is wrong with a table claim's queries, each column tried with the first key the
+/// `keys` query selects (see `claims::problems`).
+pub fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
+    let keys = match query::parse(cat, &decl.keys) {
+        Ok(q) => q,
+        Err(e) => return vec![e],
+    };
+    let sample = query::eval(cat, &keys, &Scope::default())
+        .ok()
+        .and_then(|a| a.selected.into_iter().next())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for src in decl.columns.values() {
+        let checked = match column(cat, src) {
+            Ok(Column::Name) => Ok(()),
+            Ok(Column::Count(q)) => query::parse(cat, &bind(&q, &sample)).map(|_| ()),
+            Ok(Column::Tally { set, .. }) => {
+                query::parse(cat, &format!("ids({})", bind(&set, &sample))).map(|_| ())
+            }
+            Err(e) => Err(e),
+        };
+        out.extend(checked.err());
+    }
+    out
+}
+
 pub fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl) -> Vec<Diagnostic> {
     let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();

@@ -408,6 +408,9 @@ codes! {
     CLAIM_TEXT = "AB634", "claim-name-drift", Error,
         "A table-row claim's `name` column gives a row's key another name than the catalogue does.",
         "Write the catalogue's name (category name, check or rule title) in the cell, or rename it in the catalogue.";
+    CLAIM_POLICY = "AB635", "claim-policy-violated", Error,
+        "A policy claim (`holds:`) over the catalogue does not hold: one side's value stands in the wrong relation to the other's.",
+        "Change the catalogue so the policy holds again, or revise the policy in catalogue.yaml if it no longer applies.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

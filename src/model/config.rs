@@ -295,7 +295,8 @@ pub struct RequireSources {
 pub struct ClaimDecl {
     /// The claim's name, shown in its findings.
     pub name: String,
-    /// The document the claim reads.
+    /// The document the claim reads (none for a policy, `holds`).
+    #[serde(default)]
     pub doc: String,
     #[serde(default)]
     /// A heading's text: the claim reads that section only.
@@ -315,6 +316,9 @@ pub struct ClaimDecl {
     /// A whole Markdown table held row by row instead of a pattern (catalogue format, section 7).
     #[serde(default)]
     pub table: Option<TableClaimDecl>,
+    /// A policy over the catalogue alone, no document: `LEFT RELATION RIGHT`, both sides expressions (`count(…) * 10 <= count(checks)`).
+    #[serde(default)]
+    pub holds: Option<String>,
 }
 
 /// A table-row claim: the first table of the claim's section, one row per key.
