@@ -655,3 +655,116 @@ fn arithmetic_expressions_that_cannot_be_read_are_claim_errors() {
     assert!(m.contains("a policy compares two sides"), "{m}");
     assert!(m.contains("sum's pattern needs a group"), "{m}");
 }
+
+// ---- rule sets ---------------------------------------------------------------------------
+
+const TRANSPORT: &str = "# Transportregeln
+
+## Regeln für Transporte
+
+Diese Tabelle führt 3 Transportregeln; die Datentreue-Skill führt 6 Regeln.
+
+| Regel | Check | Anmerkung |
+|---|---|---|
+| **1.** Nur stdio lokal | [DRIFT-001](../checks/DRIFT-001.md) | |
+| **2.** HTTP nur hinter Proxy | [DRIFT-002](../checks/DRIFT-002.md) | |
+| **3.** Sitzungen überleben Neustarts | [DRIFT-003](../checks/DRIFT-003.md) | Kein Check deckt sie ab |
+";
+
+const TRANSPORT_TABLE: &str = r#"    - doc: docs/TRANSPORT.md
+      section: "Regeln für Transporte"
+      rule_prefix: TRANSPORT
+      set: transport
+      require_coverage: ['id == "DRIFT-001" or id == "DRIFT-002"']
+      gap: 'Kein Check deckt sie ab'
+"#;
+
+const SET_CLAIMS: &str = r#"  - name: regelzahl
+    doc: docs/TRANSPORT.md
+    pattern: 'führt (?P<t>\d+) Transportregeln; die Datentreue-Skill führt (?P<f>\d+) Regeln'
+    expect:
+      t: count(rules where set == "transport")
+      f: count(rules where set == "FIDELITY")
+"#;
+
+/// The graph fixture with a second rule table, `docs/TRANSPORT.md`, in a set of its own.
+fn with_rule_sets(doc: &str, table: &str, claims: &str) -> Fixture {
+    let f = Fixture::new("graph");
+    f.write("docs/TRANSPORT.md", doc);
+    let yaml = f.read("catalogue.yaml").replacen(
+        "require_coverage:\n",
+        &format!("{table}require_coverage:\n"),
+        1,
+    );
+    f.write("catalogue.yaml", &format!("{yaml}{claims}"));
+    f
+}
+
+#[test]
+fn rule_sets_clean_twin_is_silent() {
+    // Without sets, the second table would demand the FID checks be linked in it too, and
+    // count(rules) would count both tables.
+    let f = with_rule_sets(TRANSPORT, TRANSPORT_TABLE, SET_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+    let (v, _) = f.lint_json();
+    let loud: Vec<&Value> = loud_in(&v);
+    assert!(loud.is_empty(), "{v:#}");
+}
+
+#[test]
+fn rule_sets_counts_per_set_and_coverage_scoped_to_its_table() {
+    let doc = TRANSPORT
+        .replace("führt 3 Transportregeln", "führt 4 Transportregeln")
+        .replace(" [DRIFT-002](../checks/DRIFT-002.md) |", " — |");
+    let f = with_rule_sets(&doc, TRANSPORT_TABLE, SET_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB620", 3), l("AB613", 5)], "{v:#}");
+    assert!(messages(&v, "AB613").contains(
+        "the document says 4 (`4`), the catalogue has 3 (count(rules where set == \"transport\"))"
+    ));
+    assert!(messages(&v, "AB620").contains("`DRIFT-002` must be covered (require_coverage), but the rule table in section \"Regeln für Transporte\" of `docs/TRANSPORT.md` does not link it"));
+}
+
+#[test]
+fn rule_sets_a_gap_row_is_not_coverage() {
+    // Row 2 declares a gap: its link is a related check, and DRIFT-002 loses its coverage.
+    let doc = TRANSPORT.replace(
+        "[DRIFT-002](../checks/DRIFT-002.md) | |",
+        "[DRIFT-002](../checks/DRIFT-002.md) | Kein Check deckt sie ab |",
+    );
+    let f = with_rule_sets(&doc, TRANSPORT_TABLE, SET_CLAIMS);
+    let (v, code) = f.lint_json();
+    assert_eq!(code, 1);
+    let found: Vec<(String, String)> = loud_in(&v)
+        .into_iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{v:#}");
+    assert_eq!(found[0].0, "AB413");
+    assert!(found[0]
+        .1
+        .contains("`DRIFT-002` must be covered by a rule of set `transport`"));
+}
+
+#[test]
+fn rule_sets_an_unknown_set_is_a_claim_error() {
+    let f = with_rule_sets(
+        TRANSPORT,
+        TRANSPORT_TABLE,
+        &SET_CLAIMS.replace("set == \"transport\"", "set == \"transprt\""),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud.len(), 1, "{v:#}");
+    assert_eq!(loud[0].0, "AB610");
+    assert!(messages(&v, "AB610")
+        .contains("no rule set `transprt`; the rule sets are FIDELITY, transport"));
+}

@@ -260,6 +260,35 @@ pub struct RuleTableDecl {
     pub checks_column: usize,
     /// Rule ids are `PREFIX-N`.
     pub rule_prefix: String,
+    /// The rule set this table states, for `count(rules where set == "NAME")` (default: the rule prefix).
+    #[serde(default)]
+    pub set: Option<String>,
+    /// Expressions over check fields scoped to this table: every check one selects must be linked in it and covered by a rule of its set. A table with none is held to the top-level `require_coverage`.
+    #[serde(default)]
+    pub require_coverage: Vec<String>,
+    /// A regular expression: a row with a cell it matches declares a gap (`Kein Check deckt sie ab`); its links are related checks, not coverage.
+    #[serde(default)]
+    pub gap: Option<String>,
+}
+
+impl RuleTableDecl {
+    /// The set's name: `set`, else the rule prefix.
+    pub fn set_name(&self) -> &str {
+        self.set.as_deref().unwrap_or(&self.rule_prefix)
+    }
+}
+
+impl RulesConfig {
+    /// The rule set a rule id belongs to: that of the table with its prefix, else the prefix
+    /// itself (a rule file with no table).
+    pub fn set_of<'a>(&'a self, rule_id: &'a str) -> &'a str {
+        let prefix = rule_id.rsplit_once('-').map(|(p, _)| p).unwrap_or(rule_id);
+        self.tables
+            .iter()
+            .find(|t| t.rule_prefix == prefix)
+            .map(|t| t.set_name())
+            .unwrap_or(prefix)
+    }
 }
 
 fn one() -> usize {
