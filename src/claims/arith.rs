@@ -9,7 +9,7 @@
 //! (`count(checks where category == $cat)`).
 
 use super::numbers;
-use super::query::{self, Bound, Kind, Scope};
+use super::query::{Bound, Kind, Scope};
 use crate::model::Catalogue;
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -38,6 +38,7 @@ pub struct Env<'a> {
     pub scope: &'a Scope,
     pub groups: &'a BTreeMap<String, String>,
     pub section: &'a str,
+    pub memo: &'a super::memo::Memo,
 }
 
 /// Whether a group's expectation needs this module rather than a plain query: it refers to a
@@ -338,11 +339,13 @@ pub fn eval(e: &Expr, env: &Env<'_>) -> Result<f64, String> {
             })? as f64
         }
         Expr::Count(src) => {
-            let q = query::parse(env.cat, &bind(src, env.groups)?)?;
-            if q.kind != Kind::Count {
-                return Err(format!("`{}` is not a count", q.text));
+            let qa = env
+                .memo
+                .answer(env.cat, &bind(src, env.groups)?, env.scope)?;
+            if qa.0.kind != Kind::Count {
+                return Err(format!("`{}` is not a count", qa.0.text));
             }
-            query::eval(env.cat, &q, env.scope)?.selected.len() as f64
+            qa.1.selected.len() as f64
         }
         Expr::Sum(re) => {
             let mut total = 0.0;
@@ -439,11 +442,13 @@ mod tests {
             by_id: Vec::new(),
         };
         let scope = Scope::default();
+        let memo = crate::claims::memo::Memo::default();
         let env = Env {
             cat: &cat,
             scope: &scope,
             groups: &env_groups,
             section: "| 5–8 | x |\n| 10–12 | y |",
+            memo: &memo,
         };
         assert_eq!(eval(&e.parts[0].1, &env), Ok(19.0));
         assert_eq!(eval(&e.parts[1].1, &env), Ok(10.0));

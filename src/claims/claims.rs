@@ -19,8 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let memo = super::memo::Memo::default();
     for claim in &cat.config.claims {
-        out.extend(check_one(cat, claim));
+        out.extend(check_one(cat, claim, &memo));
     }
     out
 }
@@ -227,12 +228,12 @@ fn dollar_names(src: &str) -> Vec<&str> {
         .collect()
 }
 
-fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
+fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Vec<Diagnostic> {
     if let Some(policy) = &claim.holds {
-        return super::policy::check(cat, claim, policy);
+        return super::policy::check(cat, claim, policy, memo);
     }
     if let Some(table) = &claim.table {
-        return super::table::check(cat, claim, table);
+        return super::table::check(cat, claim, table, memo);
     }
     let c = match compile(cat, claim) {
         Ok(c) => c,
@@ -245,10 +246,10 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
         .position(text, c.range.end.saturating_sub(1).max(c.range.start))
         .0;
     let scope = Scope::of(c.doc, first_line.min(c.heading_line)..=last_line);
-    let mut answers: Vec<(&str, &Query, Answer)> = Vec::new();
+    let mut answers: Vec<(&str, &Query, super::memo::Shared)> = Vec::new();
     let mut out = Vec::new();
     for (group, q) in &c.queries {
-        match query::eval(cat, q, &scope) {
+        match memo.answer(cat, &q.text, &scope) {
             Ok(a) => answers.push((group, q, a)),
             Err(e) => out.push(config_error(
                 cat,
@@ -274,6 +275,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
         let (mline, _) = index.position(text, c.range.start + whole.start());
         let mut id_groups: Vec<IdGroup> = Vec::new();
         for (group, q, answer) in &answers {
+            let answer = &answer.1;
             let Some(m) = caps.name(group) else {
                 out.push(
                     Diagnostic::new(
@@ -375,6 +377,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                 scope: &scope,
                 groups: &texts,
                 section: &hay,
+                memo,
             };
             for (group, e) in &c.exprs {
                 let Some(m) = caps.name(group) else { continue };

@@ -6,6 +6,7 @@ pub mod arith;
 #[allow(clippy::module_inception)] // the declared claims, beside regions, queries and numbers
 pub mod claims;
 pub mod docs;
+pub mod memo;
 pub mod numbers;
 pub mod policy;
 pub mod query;

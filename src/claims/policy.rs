@@ -9,7 +9,12 @@ use crate::model::config::ClaimDecl;
 use crate::model::Catalogue;
 use std::collections::BTreeMap;
 
-pub fn check(cat: &Catalogue, claim: &ClaimDecl, src: &str) -> Vec<Diagnostic> {
+pub fn check(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    src: &str,
+    memo: &super::memo::Memo,
+) -> Vec<Diagnostic> {
     let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();
     if !claim.doc.is_empty()
@@ -36,6 +41,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, src: &str) -> Vec<Diagnostic> {
         scope: &scope,
         groups: &groups,
         section: "",
+        memo,
     };
     let l = match arith::eval(&left, &env) {
         Ok(v) => v,

@@ -13,7 +13,7 @@ use crate::load::text::LineIndex;
 use crate::model::config::{ClaimDecl, TableClaimDecl};
 use crate::model::outline::{Row, Table};
 use crate::model::{Catalogue, Document};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// What one column's cells are held to.
 enum Column {
@@ -97,6 +97,7 @@ struct Ctx<'a> {
     doc: &'a Document,
     index: LineIndex,
     scope: Scope,
+    memo: &'a super::memo::Memo,
 }
 
 impl Ctx<'_> {
@@ -107,10 +108,8 @@ impl Ctx<'_> {
             .at(row.line, cell_column(line, cell))
     }
 
-    fn eval(&self, src: &str) -> Result<(Query, BTreeSet<String>), String> {
-        let q = query::parse(self.cat, src)?;
-        let a = query::eval(self.cat, &q, &self.scope)?;
-        Ok((q, a.selected))
+    fn eval(&self, src: &str) -> Result<std::rc::Rc<(Query, query::Answer)>, String> {
+        self.memo.answer(self.cat, src, &self.scope)
     }
 
     /// The column's value for `key`: a count, or a count per bucket.
@@ -126,18 +125,24 @@ impl Ctx<'_> {
                     .unwrap_or_default(),
             )),
             Column::Count(src) => {
-                let (q, selected) = self.eval(&bind(src, key))?;
-                Ok(Value::Count(q.bound, selected.len() as u64, q.text))
+                let qa = self.eval(&bind(src, key))?;
+                let (q, a) = (&qa.0, &qa.1);
+                Ok(Value::Count(
+                    q.bound,
+                    a.selected.len() as u64,
+                    q.text.clone(),
+                ))
             }
             Column::Tally {
                 field,
                 vocabulary,
                 set,
             } => {
-                let (_, selected) = self.eval(&format!("ids({})", bind(set, key)))?;
+                let qa = self.eval(&format!("ids({})", bind(set, key)))?;
+                let selected = &qa.1.selected;
                 let mut per: BTreeMap<String, u64> =
                     vocabulary.iter().map(|v| (v.clone(), 0)).collect();
-                for id in &selected {
+                for id in selected {
                     if let Some(c) = self.cat.check(id) {
                         *per.entry(field_of(c, field).to_string()).or_default() += 1;
                     }
@@ -249,7 +254,12 @@ pub fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
     out
 }
 
-pub fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl) -> Vec<Diagnostic> {
+pub fn check(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    decl: &TableClaimDecl,
+    memo: &super::memo::Memo,
+) -> Vec<Diagnostic> {
     let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();
     if !claim.pattern.is_empty() || !claim.expect.is_empty() {
@@ -299,6 +309,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl) -> Vec<D
         doc,
         scope: Scope::of(doc, heading_line..=last),
         index,
+        memo,
     };
     let answer = match query::eval(cat, &keys, &ctx.scope) {
         Ok(a) => a,
