@@ -768,3 +768,33 @@ fn rule_sets_an_unknown_set_is_a_claim_error() {
     assert!(messages(&v, "AB610")
         .contains("no rule set `transprt`; the rule sets are FIDELITY, transport"));
 }
+
+// ---- version claims ----------------------------------------------------------------------
+
+const VERSION_DOC: &str =
+    "# Stand des Katalogs\n\nDiese Fassung ist v0.1.0; sie ersetzt die Vorabversion.\n";
+
+const VERSION_CLAIM: &str = r#"  - name: fassung
+    doc: docs/STAND.md
+    pattern: 'Diese Fassung ist (?P<v>v?[0-9][0-9A-Za-z.+-]*[0-9A-Za-z])'
+    expect:
+      v: version
+"#;
+
+#[test]
+fn version_claims_clean_twin_is_silent() {
+    let (loud, code, v) = verify(&with_claims(VERSION_DOC, VERSION_CLAIM));
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn version_claims_an_old_version_in_prose() {
+    let doc = VERSION_DOC.replace("v0.1.0", "v2.3.0");
+    let (loud, code, v) = verify(&with_claims(&doc, VERSION_CLAIM));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB636", 3)], "{v:#}");
+    assert!(messages(&v, "AB636").contains(
+        "claim `fassung`, group `v`: the document says version `v2.3.0`, catalogue.yaml says `0.1.0`"
+    ));
+}

@@ -33,6 +33,8 @@ struct Compiled<'c> {
     queries: Vec<(String, Query)>,
     /// Groups held to an expression (`<= $n`, `count(…) / 10`, `sum("…")`).
     exprs: Vec<(String, super::arith::Expectation)>,
+    /// Groups that state the catalogue's version (`expect: {v: version}`).
+    versions: Vec<String>,
     range: std::ops::Range<usize>,
     heading_line: usize,
 }
@@ -63,6 +65,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
     let mut errors = Vec::new();
     let mut queries = Vec::new();
     let mut exprs = Vec::new();
+    let mut versions = Vec::new();
     if claim.expect.is_empty() {
         errors.extend(bad(
             "`expect` names no group, so nothing would be checked".into()
@@ -75,6 +78,15 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
                 "`expect` names group `{group}`, but the pattern has no `(?P<{group}>…)` (it has: {})",
                 if have.is_empty() { "none".to_string() } else { have.join(", ") }
             )));
+            continue;
+        }
+        if src.trim() == "version" {
+            if cat.config.version.is_none() {
+                errors.extend(bad(format!(
+                    "group `{group}` states the version, but catalogue.yaml declares no `version`"
+                )));
+            }
+            versions.push(group.clone());
             continue;
         }
         if super::arith::is_expression(src) {
@@ -125,6 +137,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
         pattern,
         queries,
         exprs,
+        versions,
         range,
         heading_line,
     })
@@ -197,6 +210,9 @@ pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     for (group, src) in &claim.expect {
         if !groups.contains(group.as_str()) {
             out.push(format!("`{group}` is not a group of the pattern"));
+        }
+        if src.trim() == "version" {
+            continue;
         }
         if super::arith::is_expression(src) {
             out.extend(
@@ -360,6 +376,29 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                     found: extract(cat, q.set, &claim.doc, written),
                     offset: abs,
                 }),
+            }
+        }
+        for group in &c.versions {
+            let (Some(m), Some(want)) = (caps.name(group), cat.config.version.as_deref()) else {
+                continue;
+            };
+            let written = m.as_str().trim();
+            let bare = written.strip_prefix(['v', 'V']).unwrap_or(written);
+            if bare != want.strip_prefix(['v', 'V']).unwrap_or(want) {
+                let (line, col) = index.position(text, c.range.start + m.start());
+                out.push(
+                    Diagnostic::new(
+                        &codes::CLAIM_VERSION,
+                        format!(
+                            "claim `{}`, group `{group}`: the document says version `{written}`, catalogue.yaml says `{want}`",
+                            claim.name
+                        ),
+                    )
+                    .file(claim.doc.clone())
+                    .at(line, col)
+                    .width(written.chars().count())
+                    .help(codes::CLAIM_VERSION.help),
+                );
             }
         }
         if !c.exprs.is_empty() {

@@ -411,6 +411,9 @@ codes! {
     CLAIM_POLICY = "AB635", "claim-policy-violated", Error,
         "A policy claim (`holds:`) over the catalogue does not hold: one side's value stands in the wrong relation to the other's.",
         "Change the catalogue so the policy holds again, or revise the policy in catalogue.yaml if it no longer applies.";
+    CLAIM_VERSION = "AB636", "claim-version-drift", Error,
+        "A document states another catalogue version than `version:` in catalogue.yaml.",
+        "Write the catalogue's version in the document (a leading `v` is allowed), or correct `version:`.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",
