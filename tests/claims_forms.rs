@@ -798,3 +798,71 @@ fn version_claims_an_old_version_in_prose() {
         "claim `fassung`, group `v`: the document says version `v2.3.0`, catalogue.yaml says `0.1.0`"
     ));
 }
+
+// ---- body requirements for a selection ---------------------------------------------------
+
+const REQUIRE_CLAIM: &str = r#"  - name: kritische-quellen
+    require:
+      - where: 'category == "FID" and severity == "critical"'
+        sections: [References]
+        pattern: '(?m)^- \[DRIFT-\d+\]'
+        message: "kritische Checks nennen den Drift-Check, der ihre Quelle überwacht"
+      - where: 'id == "FID-006"'
+        sections: [Pass Criteria]
+"#;
+
+#[test]
+fn requirements_clean_twin_is_silent() {
+    let (loud, code, v) = verify(&with_claims(STAND, REQUIRE_CLAIM));
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn requirements_a_missing_section_and_line_are_found_in_the_check() {
+    let f = with_claims(STAND, REQUIRE_CLAIM);
+    f.edit(
+        "checks/FID-001.md",
+        "## References\n\n- [DRIFT-001](../checks/DRIFT-001.md) — related.",
+        "## Quellen\n\n- keine",
+    );
+    let (v, code) = f.json_and_code(&["verify", "--format", "json"]);
+    assert_eq!(code, 1);
+    let found: Vec<&Value> = loud_in(&v)
+        .into_iter()
+        .filter(|d| d["code"] == "AB637")
+        .collect();
+    assert_eq!(found.len(), 2, "{v:#}");
+    for d in &found {
+        // At the start of the check's body: the section or line is missing from all of it.
+        assert_eq!(d["line"], 10);
+        assert_eq!(d["file"], "checks/FID-001.md");
+        assert_eq!(d["id"], "FID-001");
+    }
+    let m = messages(&v, "AB637");
+    assert!(m.contains("claim `kritische-quellen`: `FID-001` (selected by `where category == \"FID\" and severity == \"critical\"`) has no section `## References` — kritische Checks nennen"), "{m}");
+    assert!(
+        m.contains("has no line matching `(?m)^- \\[DRIFT-\\d+\\]`"),
+        "{m}"
+    );
+}
+
+#[test]
+fn requirements_a_selection_of_nothing_is_not_silent() {
+    let f = with_claims(
+        STAND,
+        &REQUIRE_CLAIM.replace("id == \"FID-006\"", "id == \"FID-060\""),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud.len(), 1, "{v:#}");
+    assert_eq!(loud[0].0, "AB637");
+    assert!(messages(&v, "AB637").contains("`where id == \"FID-060\"` selects no check"));
+    let yaml = f.read("catalogue.yaml");
+    let line = yaml
+        .lines()
+        .position(|l| l.contains("name: kritische-quellen"))
+        .unwrap() as u64
+        + 1;
+    assert_eq!(loud[0].1, line);
+}

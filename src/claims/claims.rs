@@ -201,6 +201,9 @@ pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     if let Some(table) = &claim.table {
         return super::table::problems(cat, table);
     }
+    if !claim.require.is_empty() {
+        return super::require::problems(cat, claim);
+    }
     let pattern = match Regex::new(&claim.pattern) {
         Ok(p) => p,
         Err(e) => return vec![format!("pattern: {e}")],
@@ -247,6 +250,9 @@ fn dollar_names(src: &str) -> Vec<&str> {
 fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Vec<Diagnostic> {
     if let Some(policy) = &claim.holds {
         return super::policy::check(cat, claim, policy, memo);
+    }
+    if !claim.require.is_empty() {
+        return super::require::check(cat, claim);
     }
     if let Some(table) = &claim.table {
         return super::table::check(cat, claim, table, memo);

@@ -11,6 +11,7 @@ pub mod numbers;
 pub mod policy;
 pub mod query;
 pub mod regions;
+pub mod require;
 pub mod skip;
 pub mod strict;
 pub mod table;

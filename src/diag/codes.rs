@@ -414,6 +414,9 @@ codes! {
     CLAIM_VERSION = "AB636", "claim-version-drift", Error,
         "A document states another catalogue version than `version:` in catalogue.yaml.",
         "Write the catalogue's version in the document (a leading `v` is allowed), or correct `version:`.";
+    CLAIM_REQUIREMENT = "AB637", "claim-requirement-unmet", Error,
+        "A check a claim's `require:` selects lacks a required section or a line matching the required pattern, or the selection names no check at all.",
+        "Add the section or line to the check (the claim's message says why), or correct the requirement's `where`.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

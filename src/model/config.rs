@@ -348,6 +348,27 @@ pub struct ClaimDecl {
     /// A policy over the catalogue alone, no document: `LEFT RELATION RIGHT`, both sides expressions (`count(…) * 10 <= count(checks)`).
     #[serde(default)]
     pub holds: Option<String>,
+    /// Body requirements for a selection of checks, no document: each selected check has the sections and a line matching the pattern.
+    #[serde(default)]
+    pub require: Vec<RequireDecl>,
+}
+
+/// One body requirement of a claim (`require:`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequireDecl {
+    /// The checks it applies to: an expression over check fields. Selecting none is a finding.
+    #[serde(rename = "where")]
+    pub selection: String,
+    /// `## ` sections every selected check has.
+    #[serde(default)]
+    pub sections: Vec<String>,
+    /// A regular expression that matches in every selected check's body (`(?m)^> Nachfolger:`).
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// Said with each finding: why the requirement exists.
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 /// A table-row claim: the first table of the claim's section, one row per key.
