@@ -175,6 +175,78 @@ pub fn generate(dir: &Path, n: usize, body: Body) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Add `n` declared claims to a catalogue `generate` wrote, every form in turn: a sentence
+/// with a count, a whole category table (counts, severity profiles, a total row), a per-line
+/// range held by `$GROUP` comparisons, and a policy with no document. The numbers are the
+/// loaded catalogue's, so `verify` finds nothing; `CLAIMS.md` holds one section per claim.
+pub fn add_claims(dir: &Path, n: usize) -> std::io::Result<()> {
+    let loaded = crate::load::load(dir).map_err(|e| std::io::Error::other(format!("{e:?}")))?;
+    let cat = &loaded.catalogue;
+    let count = |p: &str| cat.checks.iter().filter(|c| c.category == p).count();
+    let severities = ["critical", "high", "medium", "low"];
+    let profile = |p: &str| {
+        let parts: Vec<String> = severities
+            .iter()
+            .filter_map(|s| {
+                let k = cat
+                    .checks
+                    .iter()
+                    .filter(|c| c.category == p && c.severity == *s)
+                    .count();
+                (k > 0).then(|| format!("{k} {s}"))
+            })
+            .collect();
+        if parts.is_empty() {
+            "—".to_string()
+        } else {
+            parts.join(" · ")
+        }
+    };
+    let mut doc = String::from("# Claims\n\nWhat this catalogue says about itself.\n");
+    let mut yaml = String::from("claims:\n");
+    for k in 0..n {
+        let (p, _) = CATEGORIES[k % CATEGORIES.len()];
+        let section = format!("Claim {k}");
+        match k % 4 {
+            0 => {
+                let _ = write!(
+                    doc,
+                    "\n## {section}\n\nThe category {p} holds {} checks.\n",
+                    count(p)
+                );
+                let _ = write!(yaml, "  - name: c{k}\n    doc: CLAIMS.md\n    section: \"{section}\"\n    pattern: 'category {p} holds (?P<n>\\d+) checks'\n    expect:\n      n: count(checks where category == \"{p}\")\n");
+            }
+            1 => {
+                let _ = write!(
+                    doc,
+                    "\n## {section}\n\n| Category | Checks | Severities |\n|---|---:|---|\n"
+                );
+                for (q, _) in CATEGORIES {
+                    let _ = writeln!(doc, "| {q} | {} | {} |", count(q), profile(q));
+                }
+                let _ = writeln!(doc, "| **Total** | **{}** | |", cat.checks.len());
+                let _ = write!(yaml, "  - name: c{k}\n    doc: CLAIMS.md\n    section: \"{section}\"\n    table:\n      keys: ids(categories)\n      total: Total\n      columns:\n        Checks: count(checks where category == $key)\n        Severities: profile(severity, checks where category == $key)\n");
+            }
+            2 => {
+                let c = count(p);
+                let _ = write!(
+                    doc,
+                    "\n## {section}\n\n- {p}: {}–{} | {c}\n",
+                    c.saturating_sub(2),
+                    c + 3
+                );
+                let _ = write!(yaml, "  - name: c{k}\n    doc: CLAIMS.md\n    section: \"{section}\"\n    pattern: '(?m)^- (?P<cat>\\w+): (?P<lo>\\d+)–(?P<hi>\\d+) \\| (?P<n>\\d+)'\n    expect:\n      n: count(checks where category == $cat)\n      lo: '<= $n'\n      hi: '>= $n'\n");
+            }
+            _ => {
+                let _ = write!(yaml, "  - name: c{k}\n    holds: 'count(checks where category == \"{p}\") * {} <= count(checks) + {}'\n", CATEGORIES.len() / 2, cat.checks.len());
+            }
+        }
+    }
+    std::fs::write(dir.join("CLAIMS.md"), doc)?;
+    let config = std::fs::read_to_string(dir.join("catalogue.yaml"))?;
+    std::fs::write(dir.join("catalogue.yaml"), format!("{config}{yaml}"))
+}
+
 /// Server profile number `p` of 50: every combination class appears.
 pub fn profile_text(p: usize) -> String {
     let transport = ["stdio-only", "dual", "HTTP/SSE"][p % 3];
@@ -276,5 +348,21 @@ mod tests {
             .collect();
         assert!(loud.is_empty(), "{loud:#?}");
         assert_eq!(loaded.catalogue.checks.len(), 300 - 7);
+    }
+
+    #[test]
+    fn generated_claims_verify_clean() {
+        let dir = tempfile::tempdir().unwrap();
+        generate(dir.path(), 120, Body::Short).unwrap();
+        add_claims(dir.path(), 40).unwrap();
+        let loaded = crate::load::load(dir.path()).unwrap();
+        assert_eq!(loaded.catalogue.config.claims.len(), 40);
+        let graph = crate::graph::Graph::build(&loaded.catalogue);
+        let templates = crate::render::templates::Templates::new(None).unwrap();
+        let loud: Vec<_> = crate::claims::verify(&loaded.catalogue, &graph, &templates)
+            .into_iter()
+            .filter(|d| d.level != crate::diag::Level::Note && !d.code.starts_with("AB601"))
+            .collect();
+        assert!(loud.is_empty(), "{loud:#?}");
     }
 }

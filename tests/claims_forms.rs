@@ -375,3 +375,494 @@ fn comparisons_a_bound_that_no_longer_holds() {
         "{m}"
     );
 }
+
+// ---- table-row claims --------------------------------------------------------------------
+
+const TABELLE: &str = "# Stand des Katalogs
+
+## Kategorien
+
+| Kategorie | Checks | Schweregrade | enforced |
+|---|---:|---|---:|
+| `DRIFT` | 7 | 2 high · 4 medium · 1 low | 5 |
+| **FID** | sechs | 4 high · 1 critical · 1 medium | 5 |
+| **Total** | **13** | 1 critical · 6 high · 5 medium · 1 low | 10 |
+
+Die Tabelle zählt jede Kategorie einmal.
+";
+
+const TABLE_CLAIM: &str = r#"  - name: kategorien-tabelle
+    doc: docs/STAND.md
+    section: Kategorien
+    table:
+      key: Kategorie
+      keys: ids(categories)
+      total: Total
+      columns:
+        Checks: count(checks where category == $key)
+        Schweregrade: profile(severity, checks where category == $key)
+        enforced: count(checks where category == $key and adoption == "enforced")
+"#;
+
+#[test]
+fn table_rows_clean_twin_is_silent() {
+    let f = with_claims(TABELLE, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn table_rows_a_drifted_count_profile_and_total() {
+    let doc = TABELLE
+        .replace("| `DRIFT` | 7 |", "| `DRIFT` | 8 |")
+        .replace("4 high · 1 critical", "3 high · 1 critical")
+        .replace("| **13** |", "| **14** |");
+    let f = with_claims(&doc, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 7), l("AB613", 8), l("AB613", 9)], "{v:#}");
+    let m = messages(&v, "AB613");
+    assert!(m.contains("claim `kategorien-tabelle`: row `DRIFT`, column `Checks`: the document says 8 (`8`), the catalogue has 7 (count(checks where category == \"DRIFT\"))"), "{m}");
+    assert!(
+        m.contains("row `FID`, column `Schweregrade`: the document says 3 high (`3 high · 1 critical · 1 medium`), the catalogue has 4"),
+        "{m}"
+    );
+    assert!(
+        m.contains(
+            "row `Total`, column `Checks`: the document says 14 (`14`), the catalogue has 13"
+        ),
+        "{m}"
+    );
+    // Each finding points at its cell and names the document.
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["line"] == 7)
+        .unwrap();
+    assert_eq!(d["file"], "docs/STAND.md");
+    assert_eq!(d["column"], 13);
+}
+
+#[test]
+fn table_rows_an_unknown_bucket_word_is_not_read_as_zero() {
+    let doc = TABELLE.replace("· 1 critical ·", "· 1 kritisch ·");
+    let f = with_claims(&doc, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 8), l("AB633", 8)], "{v:#}");
+    assert!(messages(&v, "AB633").contains(
+        "`1 kritisch` counts `kritisch`, which is not one of critical, high, medium, low"
+    ));
+    // Any order, a bucket left out or a dash: zero, and silent when zero is right.
+    let doc = TABELLE.replace(
+        "1 critical · 6 high · 5 medium · 1 low",
+        "6 high · 1 low · 1 critical · 5 medium",
+    );
+    assert_eq!(verify(&with_claims(&doc, TABLE_CLAIM)).0, []);
+}
+
+#[test]
+fn table_rows_a_row_for_an_unknown_key_and_a_key_without_a_row() {
+    let doc = TABELLE
+        .replace("| `DRIFT` | 7 | 2 high · 4 medium · 1 low | 5 |\n", "")
+        .replace("| **Total**", "| SEC | 0 | — | 0 |\n| **Total**");
+    let f = with_claims(&doc, TABLE_CLAIM);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB631", 5), l("AB632", 8)], "{v:#}");
+    assert!(messages(&v, "AB631").contains(
+        "`ids(categories)` selects `DRIFT`, but the table in section \"Kategorien\" of `docs/STAND.md` has no row for it"
+    ));
+    assert!(
+        messages(&v, "AB632").contains("a row for `SEC`, but `ids(categories)` does not know it")
+    );
+    // A second row for one key is reported at the second.
+    let doc = TABELLE.replace(
+        "| **Total**",
+        "| FID | 6 | 4 high · 1 critical · 1 medium | 5 |\n| **Total**",
+    );
+    let (loud, _, v) = verify(&with_claims(&doc, TABLE_CLAIM));
+    assert_eq!(loud, [l("AB632", 9)], "{v:#}");
+    assert!(messages(&v, "AB632").contains("a second row for `FID` (the first is at line 8)"));
+}
+
+#[test]
+fn table_rows_a_renamed_column_or_a_bad_query_is_reported() {
+    let doc = TABELLE.replace("| Schweregrade |", "| Schwere |");
+    let (loud, code, v) = verify(&with_claims(&doc, TABLE_CLAIM));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB612", 5)], "{v:#}");
+    assert!(messages(&v, "AB612").contains("has no column `Schweregrade`"));
+    let claim = TABLE_CLAIM
+        .replace("profile(severity,", "profile(gewicht,")
+        .replace("adoption == \"enforced\"", "adoptoin == \"enforced\"");
+    let (loud, code, v) = verify(&with_claims(TABELLE, &claim));
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("column `Schweregrade`"), "{m}");
+    assert!(m.contains("column `enforced`"), "{m}");
+    // The table gone from its section: unmatched at the heading, not silence.
+    let doc = "# Stand\n\n## Kategorien\n\nKeine Tabelle mehr.\n";
+    let (loud, _, _) = verify(&with_claims(doc, TABLE_CLAIM));
+    assert_eq!(loud, [l("AB612", 3)]);
+}
+
+// ---- comparisons between groups, arithmetic, sums, policies ------------------------------
+
+const AUSBAU: &str = "# Stand des Katalogs
+
+## Ausbau
+
+| Kategorie | Ziel | Stand |
+|---|---|---|
+| DRIFT | 5–8 | 7 / 7 ✅ |
+| FID | 4–6 | 6 / 6 ✅ |
+
+Geplant sind rund ~12 Checks, am Ende des Jahres.
+";
+
+const AUSBAU_CLAIMS: &str = r#"  - name: ausbau-zeilen
+    doc: docs/STAND.md
+    section: Ausbau
+    pattern: '(?m)^\| (?P<cat>\w+) \| (?P<lo>\d+)–(?P<hi>\d+) \| (?P<n>\d+) / (?P<m>\d+)'
+    expect:
+      n: count(checks where category == $cat)
+      m: '== $n'
+      lo: '<= $n'
+      hi: '>= $n'
+  - name: ausbau-schaetzung
+    doc: docs/STAND.md
+    section: Ausbau
+    pattern: '~(?P<est>\d+) Checks'
+    expect:
+      est: '>= sum("\| (\d+)–\d+ \|") and <= sum("\| \d+–(\d+) \|")'
+  - name: advisory-anteil
+    holds: 'count(checks where adoption == "advisory") * 4 <= count(checks)'
+"#;
+
+#[test]
+fn arithmetic_clean_twin_is_silent() {
+    let f = with_claims(AUSBAU, AUSBAU_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn arithmetic_per_row_ranges_and_group_against_group() {
+    let doc = AUSBAU
+        .replace("| DRIFT | 5–8 | 7 / 7 ✅ |", "| DRIFT | 5–8 | 7 / 8 ✅ |")
+        .replace("| FID | 4–6 |", "| FID | 4–5 |");
+    let (loud, code, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 7), l("AB613", 8)], "{v:#}");
+    let m = messages(&v, "AB613");
+    assert!(
+        m.contains("claim `ausbau-zeilen`, group `m`: the document says 8 (`8`), which must be == 7 (== $n)"),
+        "{m}"
+    );
+    assert!(
+        m.contains("group `hi`: the document says 5 (`5`), which must be >= 6 (>= $n)"),
+        "{m}"
+    );
+    // The count itself, bound to the row's category.
+    let doc = AUSBAU.replace("| DRIFT | 5–8 | 7 / 7", "| DRIFT | 5–8 | 8 / 8");
+    let (loud, _, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(loud, [l("AB613", 7)], "{v:#}");
+    assert!(messages(&v, "AB613").contains("group `n`: the document says 8 (`8`), which must be == 7 (count(checks where category == $cat))"));
+}
+
+#[test]
+fn arithmetic_an_estimate_outside_the_sums() {
+    // lo sums to 9, hi to 14.
+    let doc = AUSBAU.replace("~12 Checks", "~15 Checks");
+    let (loud, code, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB613", 10)], "{v:#}");
+    assert!(messages(&v, "AB613").contains("the document says 15 (`15`), which must be <= 14"));
+    let doc = AUSBAU.replace("~12 Checks", "~8 Checks");
+    let (loud, _, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(loud, [l("AB613", 10)], "{v:#}");
+    assert!(messages(&v, "AB613").contains("which must be >= 9"));
+}
+
+#[test]
+fn arithmetic_a_row_for_an_unknown_category_is_not_silent() {
+    let doc = AUSBAU.replace(
+        "| FID | 4–6 | 6 / 6 ✅ |",
+        "| FID | 4–6 | 6 / 6 ✅ |\n| SEC | 0–1 | 0 / 0 ✅ |",
+    );
+    let (loud, code, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB610", 9)], "{v:#}");
+    assert!(messages(&v, "AB610").contains("cannot be evaluated for this match"));
+}
+
+#[test]
+fn arithmetic_a_policy_that_no_longer_holds() {
+    // A fourth advisory check: 4 × 4 = 16 is more than the 13 checks.
+    let f = with_claims(AUSBAU, AUSBAU_CLAIMS);
+    f.edit(
+        "checks/FID-005.md",
+        "adoption: enforced",
+        "adoption: advisory",
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    let yaml = f.read("catalogue.yaml");
+    let line = yaml
+        .lines()
+        .position(|l| l.contains("name: advisory-anteil"))
+        .unwrap() as u64
+        + 1;
+    // The fixture's own claims and region see the new advisory check too; the policy is
+    // reported once, at its declaration.
+    let policy: Vec<_> = loud.iter().filter(|(c, _)| c == "AB635").collect();
+    assert_eq!(policy, [&l("AB635", line)], "{v:#}");
+    let m = messages(&v, "AB635");
+    assert!(
+        m.contains("the left side is 16, which must be <= 13"),
+        "{m}"
+    );
+    assert_eq!(
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "AB635")
+            .unwrap()["file"],
+        "catalogue.yaml"
+    );
+}
+
+#[test]
+fn arithmetic_expressions_that_cannot_be_read_are_claim_errors() {
+    let claims = AUSBAU_CLAIMS
+        .replace("m: '== $n'", "m: '== $anzahl'")
+        .replace("* 4 <= count(checks)", "* 4 count(checks)")
+        .replace(
+            r#"and <= sum("\| \d+–(\d+) \|")"#,
+            r#"and <= sum("\| \d+–\d+ \|")"#,
+        );
+    let (loud, code, v) = verify(&with_claims(AUSBAU, &claims));
+    assert_eq!(code, 1);
+    assert!(loud.iter().all(|(c, _)| c == "AB610"), "{v:#}");
+    let m = messages(&v, "AB610");
+    assert!(m.contains("`$anzahl` names no group of the pattern"), "{m}");
+    assert!(m.contains("a policy compares two sides"), "{m}");
+    assert!(m.contains("sum's pattern needs a group"), "{m}");
+}
+
+// ---- rule sets ---------------------------------------------------------------------------
+
+const TRANSPORT: &str = "# Transportregeln
+
+## Regeln für Transporte
+
+Diese Tabelle führt 3 Transportregeln; die Datentreue-Skill führt 6 Regeln.
+
+| Regel | Check | Anmerkung |
+|---|---|---|
+| **1.** Nur stdio lokal | [DRIFT-001](../checks/DRIFT-001.md) | |
+| **2.** HTTP nur hinter Proxy | [DRIFT-002](../checks/DRIFT-002.md) | |
+| **3.** Sitzungen überleben Neustarts | [DRIFT-003](../checks/DRIFT-003.md) | Kein Check deckt sie ab |
+";
+
+const TRANSPORT_TABLE: &str = r#"    - doc: docs/TRANSPORT.md
+      section: "Regeln für Transporte"
+      rule_prefix: TRANSPORT
+      set: transport
+      require_coverage: ['id == "DRIFT-001" or id == "DRIFT-002"']
+      gap: 'Kein Check deckt sie ab'
+"#;
+
+const SET_CLAIMS: &str = r#"  - name: regelzahl
+    doc: docs/TRANSPORT.md
+    pattern: 'führt (?P<t>\d+) Transportregeln; die Datentreue-Skill führt (?P<f>\d+) Regeln'
+    expect:
+      t: count(rules where set == "transport")
+      f: count(rules where set == "FIDELITY")
+"#;
+
+/// The graph fixture with a second rule table, `docs/TRANSPORT.md`, in a set of its own.
+fn with_rule_sets(doc: &str, table: &str, claims: &str) -> Fixture {
+    let f = Fixture::new("graph");
+    f.write("docs/TRANSPORT.md", doc);
+    let yaml = f.read("catalogue.yaml").replacen(
+        "require_coverage:\n",
+        &format!("{table}require_coverage:\n"),
+        1,
+    );
+    f.write("catalogue.yaml", &format!("{yaml}{claims}"));
+    f
+}
+
+#[test]
+fn rule_sets_clean_twin_is_silent() {
+    // Without sets, the second table would demand the FID checks be linked in it too, and
+    // count(rules) would count both tables.
+    let f = with_rule_sets(TRANSPORT, TRANSPORT_TABLE, SET_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+    let (v, _) = f.lint_json();
+    let loud: Vec<&Value> = loud_in(&v);
+    assert!(loud.is_empty(), "{v:#}");
+}
+
+#[test]
+fn rule_sets_counts_per_set_and_coverage_scoped_to_its_table() {
+    let doc = TRANSPORT
+        .replace("führt 3 Transportregeln", "führt 4 Transportregeln")
+        .replace(" [DRIFT-002](../checks/DRIFT-002.md) |", " — |");
+    let f = with_rule_sets(&doc, TRANSPORT_TABLE, SET_CLAIMS);
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB620", 3), l("AB613", 5)], "{v:#}");
+    assert!(messages(&v, "AB613").contains(
+        "the document says 4 (`4`), the catalogue has 3 (count(rules where set == \"transport\"))"
+    ));
+    assert!(messages(&v, "AB620").contains("`DRIFT-002` must be covered (require_coverage), but the rule table in section \"Regeln für Transporte\" of `docs/TRANSPORT.md` does not link it"));
+}
+
+#[test]
+fn rule_sets_a_gap_row_is_not_coverage() {
+    // Row 2 declares a gap: its link is a related check, and DRIFT-002 loses its coverage.
+    let doc = TRANSPORT.replace(
+        "[DRIFT-002](../checks/DRIFT-002.md) | |",
+        "[DRIFT-002](../checks/DRIFT-002.md) | Kein Check deckt sie ab |",
+    );
+    let f = with_rule_sets(&doc, TRANSPORT_TABLE, SET_CLAIMS);
+    let (v, code) = f.lint_json();
+    assert_eq!(code, 1);
+    let found: Vec<(String, String)> = loud_in(&v)
+        .into_iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{v:#}");
+    assert_eq!(found[0].0, "AB413");
+    assert!(found[0]
+        .1
+        .contains("`DRIFT-002` must be covered by a rule of set `transport`"));
+}
+
+#[test]
+fn rule_sets_an_unknown_set_is_a_claim_error() {
+    let f = with_rule_sets(
+        TRANSPORT,
+        TRANSPORT_TABLE,
+        &SET_CLAIMS.replace("set == \"transport\"", "set == \"transprt\""),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud.len(), 1, "{v:#}");
+    assert_eq!(loud[0].0, "AB610");
+    assert!(messages(&v, "AB610")
+        .contains("no rule set `transprt`; the rule sets are FIDELITY, transport"));
+}
+
+// ---- version claims ----------------------------------------------------------------------
+
+const VERSION_DOC: &str =
+    "# Stand des Katalogs\n\nDiese Fassung ist v0.1.0; sie ersetzt die Vorabversion.\n";
+
+const VERSION_CLAIM: &str = r#"  - name: fassung
+    doc: docs/STAND.md
+    pattern: 'Diese Fassung ist (?P<v>v?[0-9][0-9A-Za-z.+-]*[0-9A-Za-z])'
+    expect:
+      v: version
+"#;
+
+#[test]
+fn version_claims_clean_twin_is_silent() {
+    let (loud, code, v) = verify(&with_claims(VERSION_DOC, VERSION_CLAIM));
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn version_claims_an_old_version_in_prose() {
+    let doc = VERSION_DOC.replace("v0.1.0", "v2.3.0");
+    let (loud, code, v) = verify(&with_claims(&doc, VERSION_CLAIM));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB636", 3)], "{v:#}");
+    assert!(messages(&v, "AB636").contains(
+        "claim `fassung`, group `v`: the document says version `v2.3.0`, catalogue.yaml says `0.1.0`"
+    ));
+}
+
+// ---- body requirements for a selection ---------------------------------------------------
+
+const REQUIRE_CLAIM: &str = r#"  - name: kritische-quellen
+    require:
+      - where: 'category == "FID" and severity == "critical"'
+        sections: [References]
+        pattern: '(?m)^- \[DRIFT-\d+\]'
+        message: "kritische Checks nennen den Drift-Check, der ihre Quelle überwacht"
+      - where: 'id == "FID-006"'
+        sections: [Pass Criteria]
+"#;
+
+#[test]
+fn requirements_clean_twin_is_silent() {
+    let (loud, code, v) = verify(&with_claims(STAND, REQUIRE_CLAIM));
+    assert_eq!(loud, [], "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn requirements_a_missing_section_and_line_are_found_in_the_check() {
+    let f = with_claims(STAND, REQUIRE_CLAIM);
+    f.edit(
+        "checks/FID-001.md",
+        "## References\n\n- [DRIFT-001](../checks/DRIFT-001.md) — related.",
+        "## Quellen\n\n- keine",
+    );
+    let (v, code) = f.json_and_code(&["verify", "--format", "json"]);
+    assert_eq!(code, 1);
+    let found: Vec<&Value> = loud_in(&v)
+        .into_iter()
+        .filter(|d| d["code"] == "AB637")
+        .collect();
+    assert_eq!(found.len(), 2, "{v:#}");
+    for d in &found {
+        // At the start of the check's body: the section or line is missing from all of it.
+        assert_eq!(d["line"], 10);
+        assert_eq!(d["file"], "checks/FID-001.md");
+        assert_eq!(d["id"], "FID-001");
+    }
+    let m = messages(&v, "AB637");
+    assert!(m.contains("claim `kritische-quellen`: `FID-001` (selected by `where category == \"FID\" and severity == \"critical\"`) has no section `## References` — kritische Checks nennen"), "{m}");
+    assert!(
+        m.contains("has no line matching `(?m)^- \\[DRIFT-\\d+\\]`"),
+        "{m}"
+    );
+}
+
+#[test]
+fn requirements_a_selection_of_nothing_is_not_silent() {
+    let f = with_claims(
+        STAND,
+        &REQUIRE_CLAIM.replace("id == \"FID-006\"", "id == \"FID-060\""),
+    );
+    let (loud, code, v) = verify(&f);
+    assert_eq!(code, 1);
+    assert_eq!(loud.len(), 1, "{v:#}");
+    assert_eq!(loud[0].0, "AB637");
+    assert!(messages(&v, "AB637").contains("`where id == \"FID-060\"` selects no check"));
+    let yaml = f.read("catalogue.yaml");
+    let line = yaml
+        .lines()
+        .position(|l| l.contains("name: kritische-quellen"))
+        .unwrap() as u64
+        + 1;
+    assert_eq!(loud[0].1, line);
+}

@@ -104,6 +104,10 @@ fn fences(text: &str) -> Vec<(String, String, usize)> {
 #[test]
 fn examples_parse() {
     let blocks = fences(&doc());
+    let claim_catalogue = auditbook::load::load(&project().join("tests/fixtures/graph"))
+        .unwrap()
+        .catalogue;
+    let mut claims = 0;
     let mut seen = std::collections::BTreeMap::<String, usize>::new();
     for (info, body, line) in &blocks {
         *seen.entry(info.clone()).or_default() += 1;
@@ -113,8 +117,15 @@ fn examples_parse() {
                     .unwrap_or_else(|e| panic!("line {line}: {e}"));
             }
             "yaml catalogue.yaml" => {
-                let (_, d) = auditbook::load::config::parse(body);
+                let (config, d) = auditbook::load::config::parse(body);
                 assert!(d.is_empty(), "line {line}: {d:?}");
+                // Every claim's pattern, queries and expressions, against a catalogue with the
+                // categories and fields the examples name.
+                for claim in &config.claims {
+                    let p = auditbook::claims::claims::problems(&claim_catalogue, claim);
+                    assert!(p.is_empty(), "line {line}: claim `{}`: {p:?}", claim.name);
+                    claims += 1;
+                }
             }
             "applies_when" => {
                 for expr in body.lines().filter(|l| !l.trim().is_empty()) {
@@ -126,6 +137,7 @@ fn examples_parse() {
             other => panic!("line {line}: unknown fence `{other}`"),
         }
     }
+    assert!(claims >= 10, "the claim examples were read ({claims})");
     for kind in ["yaml", "yaml catalogue.yaml", "applies_when", "markdown"] {
         assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} example");
     }

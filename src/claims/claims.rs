@@ -19,8 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let memo = super::memo::Memo::default();
     for claim in &cat.config.claims {
-        out.extend(check_one(cat, claim));
+        out.extend(check_one(cat, claim, &memo));
     }
     out
 }
@@ -30,11 +31,15 @@ struct Compiled<'c> {
     doc: &'c Document,
     pattern: Regex,
     queries: Vec<(String, Query)>,
+    /// Groups held to an expression (`<= $n`, `count(…) / 10`, `sum("…")`).
+    exprs: Vec<(String, super::arith::Expectation)>,
+    /// Groups that state the catalogue's version (`expect: {v: version}`).
+    versions: Vec<String>,
     range: std::ops::Range<usize>,
     heading_line: usize,
 }
 
-fn config_error(
+pub(super) fn config_error(
     cat: &Catalogue,
     claim: &ClaimDecl,
     code: &'static Code,
@@ -59,6 +64,8 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
     let groups: BTreeSet<&str> = pattern.capture_names().flatten().collect();
     let mut errors = Vec::new();
     let mut queries = Vec::new();
+    let mut exprs = Vec::new();
+    let mut versions = Vec::new();
     if claim.expect.is_empty() {
         errors.extend(bad(
             "`expect` names no group, so nothing would be checked".into()
@@ -71,6 +78,29 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
                 "`expect` names group `{group}`, but the pattern has no `(?P<{group}>…)` (it has: {})",
                 if have.is_empty() { "none".to_string() } else { have.join(", ") }
             )));
+            continue;
+        }
+        if src.trim() == "version" {
+            if cat.config.version.is_none() {
+                errors.extend(bad(format!(
+                    "group `{group}` states the version, but catalogue.yaml declares no `version`"
+                )));
+            }
+            versions.push(group.clone());
+            continue;
+        }
+        if super::arith::is_expression(src) {
+            for name in dollar_names(src) {
+                if !groups.contains(name) {
+                    errors.extend(bad(format!(
+                        "group `{group}`: `${name}` names no group of the pattern"
+                    )));
+                }
+            }
+            match super::arith::parse(src) {
+                Ok(e) => exprs.push((group.clone(), e)),
+                Err(e) => errors.extend(bad(format!("group `{group}`: {e}"))),
+            }
             continue;
         }
         match query::parse(cat, src) {
@@ -92,33 +122,12 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
             )));
         }
     }
-    let Some(doc) = cat.document(&claim.doc) else {
-        errors.extend(bad(format!(
-            "document `{}` could not be read (see the error for that file), so the claim is not checked",
-            claim.doc
-        )));
-        return Err(errors);
-    };
-    let (range, heading_line) = match &claim.section {
-        None => (0..doc.text.len(), 1),
-        Some(title) => match doc.section(title) {
-            Some((idx, range)) => (
-                range,
-                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
-            ),
-            None => {
-                errors.push(config_error(
-                    cat,
-                    claim,
-                    &codes::CLAIM_SECTION_MISSING,
-                    format!(
-                        "`{}` has no heading \"{title}\", so the claim goes unchecked",
-                        claim.doc
-                    ),
-                ));
-                return Err(errors);
-            }
-        },
+    let (doc, range, heading_line) = match locate(cat, claim) {
+        Ok(l) => l,
+        Err(d) => {
+            errors.extend(d);
+            return Err(errors);
+        }
     };
     if !errors.is_empty() {
         return Err(errors);
@@ -127,12 +136,127 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
         doc,
         pattern,
         queries,
+        exprs,
+        versions,
         range,
         heading_line,
     })
 }
 
-fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
+/// The claim's document, the byte range it reads (its section, or all of it) and the line of
+/// that section's heading (1 for a whole document).
+pub(super) fn locate<'c>(
+    cat: &'c Catalogue,
+    claim: &ClaimDecl,
+) -> Result<(&'c Document, std::ops::Range<usize>, usize), Vec<Diagnostic>> {
+    if claim.doc.is_empty() {
+        return Err(vec![config_error(
+            cat,
+            claim,
+            &codes::CLAIM_INVALID,
+            "names no `doc` to read (only a policy, `holds:`, reads none)".into(),
+        )]);
+    }
+    let Some(doc) = cat.document(&claim.doc) else {
+        return Err(vec![config_error(
+            cat,
+            claim,
+            &codes::CLAIM_INVALID,
+            format!(
+                "document `{}` could not be read (see the error for that file), so the claim is not checked",
+                claim.doc
+            ),
+        )]);
+    };
+    match &claim.section {
+        None => Ok((doc, 0..doc.text.len(), 1)),
+        Some(title) => match doc.section(title) {
+            Some((idx, range)) => Ok((
+                doc,
+                range,
+                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
+            )),
+            None => Err(vec![config_error(
+                cat,
+                claim,
+                &codes::CLAIM_SECTION_MISSING,
+                format!(
+                    "`{}` has no heading \"{title}\", so the claim goes unchecked",
+                    claim.doc
+                ),
+            )]),
+        },
+    }
+}
+
+/// What is wrong with a claim's pattern, queries and expressions, read without its document
+/// (the examples of the format reference are held to this).
+pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+    if let Some(src) = &claim.holds {
+        return match super::arith::parse_policy(src) {
+            Err(e) => vec![e],
+            Ok(_) => Vec::new(),
+        };
+    }
+    if let Some(table) = &claim.table {
+        return super::table::problems(cat, table);
+    }
+    if !claim.require.is_empty() {
+        return super::require::problems(cat, claim);
+    }
+    let pattern = match Regex::new(&claim.pattern) {
+        Ok(p) => p,
+        Err(e) => return vec![format!("pattern: {e}")],
+    };
+    let groups: BTreeSet<&str> = pattern.capture_names().flatten().collect();
+    let mut out = Vec::new();
+    for (group, src) in &claim.expect {
+        if !groups.contains(group.as_str()) {
+            out.push(format!("`{group}` is not a group of the pattern"));
+        }
+        if src.trim() == "version" {
+            continue;
+        }
+        if super::arith::is_expression(src) {
+            out.extend(
+                dollar_names(src)
+                    .into_iter()
+                    .filter(|n| !groups.contains(n))
+                    .map(|n| format!("`${n}` is not a group of the pattern")),
+            );
+            if let Err(e) = super::arith::parse(src) {
+                out.push(e);
+            }
+        } else if let Err(e) = query::parse(cat, src) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// The group names `$NAME` refers to in an expectation.
+fn dollar_names(src: &str) -> Vec<&str> {
+    src.match_indices('$')
+        .filter_map(|(i, _)| {
+            let rest = src.get(i + 1..)?;
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0).then(|| &rest[..end])
+        })
+        .collect()
+}
+
+fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Vec<Diagnostic> {
+    if let Some(policy) = &claim.holds {
+        return super::policy::check(cat, claim, policy, memo);
+    }
+    if !claim.require.is_empty() {
+        return super::require::check(cat, claim);
+    }
+    if let Some(table) = &claim.table {
+        return super::table::check(cat, claim, table, memo);
+    }
     let c = match compile(cat, claim) {
         Ok(c) => c,
         Err(d) => return d,
@@ -144,10 +268,10 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
         .position(text, c.range.end.saturating_sub(1).max(c.range.start))
         .0;
     let scope = Scope::of(c.doc, first_line.min(c.heading_line)..=last_line);
-    let mut answers: Vec<(&str, &Query, Answer)> = Vec::new();
+    let mut answers: Vec<(&str, &Query, super::memo::Shared)> = Vec::new();
     let mut out = Vec::new();
     for (group, q) in &c.queries {
-        match query::eval(cat, q, &scope) {
+        match memo.answer(cat, &q.text, &scope) {
             Ok(a) => answers.push((group, q, a)),
             Err(e) => out.push(config_error(
                 cat,
@@ -173,6 +297,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
         let (mline, _) = index.position(text, c.range.start + whole.start());
         let mut id_groups: Vec<IdGroup> = Vec::new();
         for (group, q, answer) in &answers {
+            let answer = &answer.1;
             let Some(m) = caps.name(group) else {
                 out.push(
                     Diagnostic::new(
@@ -259,6 +384,59 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
                 }),
             }
         }
+        for group in &c.versions {
+            let (Some(m), Some(want)) = (caps.name(group), cat.config.version.as_deref()) else {
+                continue;
+            };
+            let written = m.as_str().trim();
+            let bare = written.strip_prefix(['v', 'V']).unwrap_or(written);
+            if bare != want.strip_prefix(['v', 'V']).unwrap_or(want) {
+                let (line, col) = index.position(text, c.range.start + m.start());
+                out.push(
+                    Diagnostic::new(
+                        &codes::CLAIM_VERSION,
+                        format!(
+                            "claim `{}`, group `{group}`: the document says version `{written}`, catalogue.yaml says `{want}`",
+                            claim.name
+                        ),
+                    )
+                    .file(claim.doc.clone())
+                    .at(line, col)
+                    .width(written.chars().count())
+                    .help(codes::CLAIM_VERSION.help),
+                );
+            }
+        }
+        if !c.exprs.is_empty() {
+            let texts: BTreeMap<String, String> = c
+                .pattern
+                .capture_names()
+                .flatten()
+                .filter_map(|n| {
+                    caps.name(n)
+                        .map(|m| (n.to_string(), m.as_str().to_string()))
+                })
+                .collect();
+            let env = super::arith::Env {
+                cat,
+                scope: &scope,
+                groups: &texts,
+                section: &hay,
+                memo,
+            };
+            for (group, e) in &c.exprs {
+                let Some(m) = caps.name(group) else { continue };
+                let (line, col) = index.position(text, c.range.start + m.start());
+                out.extend(expression_findings(
+                    claim,
+                    group,
+                    e,
+                    &env,
+                    m.as_str(),
+                    (line, col),
+                ));
+            }
+        }
         // In document order, so "listed under both" points at the second place.
         id_groups.sort_by_key(|g| g.offset);
         out.extend(compare_ids(cat, claim, text, &index, &id_groups));
@@ -276,6 +454,70 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
             .line(c.heading_line)
             .help(codes::CLAIM_UNMATCHED.help),
         );
+    }
+    out
+}
+
+/// A group held to an expression: the number it states against each part.
+fn expression_findings(
+    claim: &ClaimDecl,
+    group: &str,
+    e: &super::arith::Expectation,
+    env: &super::arith::Env<'_>,
+    written: &str,
+    (line, col): (usize, usize),
+) -> Vec<Diagnostic> {
+    let here = |code: &'static Code, msg: String| {
+        Diagnostic::new(
+            code,
+            format!("claim `{}`, group `{group}`: {msg}", claim.name),
+        )
+        .file(claim.doc.clone())
+        .at(line, col)
+        .width(written.chars().count())
+    };
+    let n = match numbers::read(written) {
+        Ok(n) => n as f64,
+        Err(numbers::Unreadable(w)) => {
+            return vec![here(
+                &codes::CLAIM_NUMBER_UNREADABLE,
+                format!(
+                    "`{w}` is not a number auditbook can read (held to `{}`)",
+                    e.text
+                ),
+            )
+            .help(codes::CLAIM_NUMBER_UNREADABLE.help)]
+        }
+    };
+    let mut out = Vec::new();
+    for (bound, expr) in &e.parts {
+        match super::arith::eval(expr, env) {
+            Ok(v) if super::arith::holds(*bound, n, v) => {}
+            Ok(v) => out.push(
+                here(
+                    &codes::CLAIM_COUNT,
+                    format!(
+                        "the document says {} (`{}`), which must be {} {} ({})",
+                        super::arith::show(n),
+                        written.trim(),
+                        bound.as_str(),
+                        super::arith::show(v),
+                        e.text
+                    ),
+                )
+                .help(format!(
+                    "the catalogue gives {}: correct the number, or the claim if the sentence means something else",
+                    super::arith::show(v)
+                )),
+            ),
+            Err(msg) => out.push(
+                here(
+                    &codes::CLAIM_INVALID,
+                    format!("`{}` cannot be evaluated for this match: {msg}", e.text),
+                )
+                .help(codes::CLAIM_INVALID.help),
+            ),
+        }
     }
     out
 }
@@ -449,7 +691,12 @@ fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {
 
 /// The ids a group's text names: check ids as links and mentions are read everywhere else,
 /// category prefixes as words, rule ids as `PREFIX-N` with a known rule prefix.
-fn extract(cat: &Catalogue, set: Set, doc: &str, written: &str) -> BTreeMap<String, usize> {
+pub(super) fn extract(
+    cat: &Catalogue,
+    set: Set,
+    doc: &str,
+    written: &str,
+) -> BTreeMap<String, usize> {
     let mut found = BTreeMap::new();
     if set.holds_check_ids() {
         let link_rules = markdown::LinkRules::of(cat);

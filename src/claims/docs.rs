@@ -103,17 +103,26 @@ fn required_linked(cat: &Catalogue) -> Vec<Diagnostic> {
         return Vec::new();
     };
     // A bad expression is lint's finding (AB421); here it just selects nothing.
-    let required: BTreeSet<&str> = cat
-        .config
-        .require_coverage
-        .iter()
-        .filter_map(|src| crate::select::compile(cat, src, "require_coverage").ok())
-        .filter_map(|e| crate::select::select(cat, &e).ok())
-        .flatten()
-        .map(|c| c.id.as_str())
-        .collect();
+    let select = |exprs: &[String]| -> BTreeSet<String> {
+        exprs
+            .iter()
+            .filter_map(|src| crate::select::compile(cat, src, "require_coverage").ok())
+            .filter_map(|e| crate::select::select(cat, &e).ok())
+            .flatten()
+            .map(|c| c.id.to_string())
+            .collect()
+    };
+    let global = select(&cat.config.require_coverage);
     let mut out = Vec::new();
     for decl in &rules.tables {
+        // A table with its own require_coverage answers for that set only.
+        let scoped;
+        let required = if decl.require_coverage.is_empty() {
+            &global
+        } else {
+            scoped = select(&decl.require_coverage);
+            &scoped
+        };
         let Some(doc) = cat.document(&decl.doc) else {
             continue;
         };
@@ -126,12 +135,12 @@ fn required_linked(cat: &Catalogue) -> Vec<Diagnostic> {
         let last = index
             .position(&doc.text, range.end.saturating_sub(1).max(range.start))
             .0;
-        let linked: BTreeSet<&str> = doc
+        let linked: BTreeSet<String> = doc
             .outline
             .references
             .iter()
             .filter(|r| r.kind == RefKind::Link && (heading..=last).contains(&r.line))
-            .map(|r| r.target.as_str())
+            .map(|r| r.target.to_string())
             .collect();
         for id in required.difference(&linked) {
             out.push(
@@ -144,7 +153,7 @@ fn required_linked(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(decl.doc.clone())
                 .line(heading)
-                .id(*id)
+                .id(id.clone())
                 .help(codes::DOC_NOT_LINKED.help),
             );
         }

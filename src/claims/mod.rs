@@ -2,16 +2,22 @@
 //! declared claims about prose, and the checks every document gets (`auditbook verify`), and
 //! the rewrite of stale regions (`auditbook sync`).
 
+pub mod arith;
 #[allow(clippy::module_inception)] // the declared claims, beside regions, queries and numbers
 pub mod claims;
 pub mod docs;
 pub mod elsewhere;
+pub mod memo;
 pub mod numbers;
+pub mod policy;
 pub mod query;
 pub mod regions;
 pub mod report;
+pub mod require;
 pub mod skip;
 pub mod strict;
+pub mod table;
+pub mod tally;
 
 use crate::diag::{codes, Diagnostic};
 use crate::graph::Graph;

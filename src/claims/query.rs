@@ -82,6 +82,14 @@ impl Bound {
             .unwrap_or("==")
     }
 
+    /// The relation `text` starts with (`==` when it starts with none) and the rest after it.
+    pub fn parse_prefix(text: &str) -> (Bound, &str) {
+        Bound::ALL
+            .iter()
+            .find_map(|(s, b)| text.strip_prefix(s).map(|r| (*b, r.trim_start())))
+            .unwrap_or((Bound::Eq, text))
+    }
+
     /// Whether the number the document states, `written`, stands in this relation to `value`.
     pub fn holds(self, written: u64, value: u64) -> bool {
         match self {
@@ -101,6 +109,8 @@ pub struct Query {
     pub kind: Kind,
     pub set: Set,
     pub filter: Option<Expr>,
+    /// `rules where set == "NAME" [and EXPR]`: the rules of one rule set (a `rules.tables` entry).
+    pub rule_set: Option<String>,
     /// The query as written, for messages.
     pub text: String,
 }
@@ -162,6 +172,13 @@ pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
                 names.join(", ")
             )
         })?;
+    let (rule_set, filter_src) = match filter_src {
+        Some(f) if set == Set::Rules && f.starts_with("set ") => {
+            let (name, rest) = rule_set(cat, f).map_err(|e| format!("`{text}`: {e}"))?;
+            (Some(name), rest)
+        }
+        f => (None, f),
+    };
     let filter = match filter_src {
         None => None,
         Some("") => {
@@ -186,8 +203,50 @@ pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
         kind,
         set,
         filter,
+        rule_set,
         text: text.to_string(),
     })
+}
+
+/// `set == "NAME" [and REST]`: the set's name (one the configuration declares) and the rest.
+fn rule_set<'s>(cat: &Catalogue, f: &'s str) -> Result<(String, Option<&'s str>), String> {
+    let err = || "write `set == \"NAME\"`, optionally followed by `and EXPR`".to_string();
+    let r = f
+        .strip_prefix("set")
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("=="))
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix('"'))
+        .ok_or_else(err)?;
+    let (name, rest) = r.split_once('"').ok_or_else(err)?;
+    let rest = rest.trim();
+    let rest = match rest {
+        "" => None,
+        r => Some(
+            r.strip_prefix("and")
+                .filter(|e| e.starts_with(char::is_whitespace))
+                .map(str::trim)
+                .ok_or_else(err)?,
+        ),
+    };
+    let mut sets: Vec<&str> = cat
+        .rules
+        .iter()
+        .filter_map(|r| cat.config.rules.as_ref().map(|c| c.set_of(&r.id)))
+        .collect();
+    sets.sort_unstable();
+    sets.dedup();
+    if !sets.contains(&name) {
+        return Err(format!(
+            "no rule set `{name}`; the rule sets are {}",
+            if sets.is_empty() {
+                "none".to_string()
+            } else {
+                sets.join(", ")
+            }
+        ));
+    }
+    Ok((name.to_string(), rest))
 }
 
 /// What the links and mentions of a claim's section are.
@@ -239,7 +298,16 @@ pub fn eval(cat: &Catalogue, q: &Query, scope: &Scope) -> Result<Answer, String>
     let universe: BTreeSet<String> = match q.set {
         Set::Checks => cat.checks.iter().map(|c| c.id.to_string()).collect(),
         Set::Categories => cat.categories.iter().cloned().collect(),
-        Set::Rules => cat.rules.iter().map(|r| r.id.clone()).collect(),
+        Set::Rules => cat
+            .rules
+            .iter()
+            .filter(|r| {
+                q.rule_set
+                    .as_deref()
+                    .is_none_or(|s| cat.config.rules.as_ref().map(|c| c.set_of(&r.id)) == Some(s))
+            })
+            .map(|r| r.id.clone())
+            .collect(),
         Set::Retired => cat.config.retired.iter().map(|r| r.id.clone()).collect(),
         Set::Linked => scope.linked.clone(),
         Set::Mentioned => scope.mentioned.clone(),

@@ -408,6 +408,27 @@ codes! {
     CLAIM_LIST_REPEATED = "AB630", "claim-list-repeated-token", Error,
         "A strict list group names the same member twice.",
         "Name each member once.";
+    CLAIM_TABLE_ROW_MISSING = "AB631", "claim-table-row-missing", Error,
+        "A table-row claim's keys query selects a key the table has no row for (or the declared total row is gone).",
+        "Add the row, or narrow the claim's `keys` query if the table is meant to leave the key out.";
+    CLAIM_TABLE_ROW_UNKNOWN = "AB632", "claim-table-row-unknown", Error,
+        "A table-row claim's table has a row for a key its keys query does not select (unknown, retired, misspelt), or a second row for one key.",
+        "Correct or remove the row, or widen the claim's `keys` query.";
+    CLAIM_TALLY_UNREADABLE = "AB633", "claim-tally-unreadable", Error,
+        "A tally cell (`2 critical · 8 high`) counts a bucket outside the field's vocabulary, counts one twice, or holds a piece that is no count and bucket.",
+        "Write each bucket once as NUMBER WORD with a word of the field's vocabulary; leave a bucket out (or write —) for zero.";
+    CLAIM_TEXT = "AB634", "claim-name-drift", Error,
+        "A table-row claim's `name` column gives a row's key another name than the catalogue does.",
+        "Write the catalogue's name (category name, check or rule title) in the cell, or rename it in the catalogue.";
+    CLAIM_POLICY = "AB635", "claim-policy-violated", Error,
+        "A policy claim (`holds:`) over the catalogue does not hold: one side's value stands in the wrong relation to the other's.",
+        "Change the catalogue so the policy holds again, or revise the policy in catalogue.yaml if it no longer applies.";
+    CLAIM_VERSION = "AB636", "claim-version-drift", Error,
+        "A document states another catalogue version than `version:` in catalogue.yaml.",
+        "Write the catalogue's version in the document (a leading `v` is allowed), or correct `version:`.";
+    CLAIM_REQUIREMENT = "AB637", "claim-requirement-unmet", Error,
+        "A check a claim's `require:` selects lacks a required section or a line matching the required pattern, or the selection names no check at all.",
+        "Add the section or line to the check (the claim's message says why), or correct the requirement's `where`.";
     ELSEWHERE_RULE_DISAGREES = "AB640", "elsewhere-rule-disagrees", Error,
         "A rule table in a document repository maps a rule to other checks than the catalogue does.",
         "Make the row link exactly the checks the catalogue maps the rule to (`auditbook sync --claims` rewrites a generated rules-table).";

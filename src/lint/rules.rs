@@ -135,6 +135,37 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
             })),
         }
     }
+    // A table's own require_coverage: covered by a rule of that table's set.
+    for t in cat.config.rules.iter().flat_map(|r| &r.tables) {
+        for src in &t.require_coverage {
+            let Ok(expr) = crate::select::compile(cat, src, "require_coverage") else {
+                out.push(
+                    Diagnostic::new(
+                        &codes::COVERAGE_EXPRESSION,
+                        format!("rules.tables `{}`: require_coverage `{src}` does not parse or type against check fields", t.set_name()),
+                    )
+                    .file(crate::load::config::FILE_NAME)
+                    .line(crate::graph::config_line(cat, src))
+                    .help(codes::COVERAGE_EXPRESSION.help),
+                );
+                continue;
+            };
+            for c in crate::select::select(cat, &expr).unwrap_or_default() {
+                let in_set = graph.covering_rules(&c.id).into_iter().any(|r| {
+                    cat.config.rules.as_ref().map(|rc| rc.set_of(r)) == Some(t.set_name())
+                });
+                if !in_set {
+                    out.push(
+                        Diagnostic::new(&codes::NOT_COVERED, format!("`{}` must be covered by a rule of set `{}` (its require_coverage), but no rule of that set maps to it", c.id, t.set_name()))
+                            .file(c.file.to_string())
+                            .at(c.field_line("id"), 1)
+                            .id(c.id.to_string())
+                            .help(codes::NOT_COVERED.help),
+                    );
+                }
+            }
+        }
+    }
     for id in required {
         if graph.covering_rules(id).is_empty() {
             if let Some(c) = cat.check(id) {

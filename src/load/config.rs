@@ -337,6 +337,15 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
             ));
         }
     }
+    for t in config.rules.iter().flat_map(|r| &r.tables) {
+        if let Some(Err(e)) = t.gap.as_deref().map(Regex::new) {
+            diags.push(bad_value(
+                text,
+                "gap:",
+                format!("rules.tables gap pattern is not a valid regular expression: {e}"),
+            ));
+        }
+    }
     diags.extend(validate_require_sources(config, text));
     diags.extend(validate_scoring(config));
     diags.extend(validate_allow(config));

@@ -14,7 +14,14 @@ pub fn declared(config: &Config) -> Vec<String> {
     if let Some(rules) = &config.rules {
         paths.extend(rules.tables.iter().map(|t| t.doc.clone()));
     }
-    paths.extend(config.claims.iter().map(|c| c.doc.clone()));
+    // A policy claim (`holds`) reads no document.
+    paths.extend(
+        config
+            .claims
+            .iter()
+            .filter(|c| !c.doc.is_empty())
+            .map(|c| c.doc.clone()),
+    );
     paths.into_iter().collect()
 }
 

@@ -263,6 +263,13 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
             decl.rule_prefix,
             number.as_str().trim_start_matches('0')
         );
+        // A gap row names related checks, never coverage (an invalid pattern is reported
+        // with catalogue.yaml).
+        let gap = decl
+            .gap
+            .as_deref()
+            .and_then(|g| Regex::new(g).ok())
+            .is_some_and(|re| row.cells.iter().any(|c| re.is_match(&c.text)));
         let linked: Vec<&Reference> = row
             .cells
             .get(decl.checks_column.saturating_sub(1))
@@ -276,7 +283,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
             .unwrap_or_default();
         let mut checks = Vec::new();
         let mut lines = Vec::new();
-        for r in linked {
+        for r in linked.into_iter().filter(|_| !gap) {
             if !checks.iter().any(|c| *c == r.target) {
                 checks.push(r.target.to_string());
                 lines.push(r.line);
@@ -316,7 +323,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                     Rule {
                         id,
                         title: title.filter(|t| !t.is_empty()),
-                        coverage: None,
+                        coverage: gap.then_some(Coverage::None),
                         source: Some(format!("{} § {}", doc.path, decl.section)),
                         mappings: vec![mapping],
                         references: Vec::new(),

@@ -271,6 +271,35 @@ pub struct RuleTableDecl {
     pub checks_column: usize,
     /// Rule ids are `PREFIX-N`.
     pub rule_prefix: String,
+    /// The rule set this table states, for `count(rules where set == "NAME")` (default: the rule prefix).
+    #[serde(default)]
+    pub set: Option<String>,
+    /// Expressions over check fields scoped to this table: every check one selects must be linked in it and covered by a rule of its set. A table with none is held to the top-level `require_coverage`.
+    #[serde(default)]
+    pub require_coverage: Vec<String>,
+    /// A regular expression: a row with a cell it matches declares a gap (`Kein Check deckt sie ab`); its links are related checks, not coverage.
+    #[serde(default)]
+    pub gap: Option<String>,
+}
+
+impl RuleTableDecl {
+    /// The set's name: `set`, else the rule prefix.
+    pub fn set_name(&self) -> &str {
+        self.set.as_deref().unwrap_or(&self.rule_prefix)
+    }
+}
+
+impl RulesConfig {
+    /// The rule set a rule id belongs to: that of the table with its prefix, else the prefix
+    /// itself (a rule file with no table).
+    pub fn set_of<'a>(&'a self, rule_id: &'a str) -> &'a str {
+        let prefix = rule_id.rsplit_once('-').map(|(p, _)| p).unwrap_or(rule_id);
+        self.tables
+            .iter()
+            .find(|t| t.rule_prefix == prefix)
+            .map(|t| t.set_name())
+            .unwrap_or(prefix)
+    }
 }
 
 fn one() -> usize {
@@ -306,14 +335,17 @@ pub struct RequireSources {
 pub struct ClaimDecl {
     /// The claim's name, shown in its findings.
     pub name: String,
-    /// The document the claim reads.
+    /// The document the claim reads (none for a policy, `holds`).
+    #[serde(default)]
     pub doc: String,
     #[serde(default)]
     /// A heading's text: the claim reads that section only.
     pub section: Option<String>,
-    /// A regular expression with named groups.
+    /// A regular expression with named groups (not with `table`).
+    #[serde(default)]
     pub pattern: String,
     /// What each named group must equal: `count(SET)` or `ids(SET)`, with an optional `where EXPR`.
+    #[serde(default)]
     pub expect: BTreeMap<String, String>,
     /// `ids` groups read strictly: every piece of the list is one member, named once.
     #[serde(default)]
@@ -321,6 +353,49 @@ pub struct ClaimDecl {
     /// Blocks the pattern does not read: `tables`, `code` (fenced and indented), `quotes`.
     #[serde(default)]
     pub skip: Vec<SkipRegion>,
+    /// A whole Markdown table held row by row instead of a pattern (catalogue format, section 7).
+    #[serde(default)]
+    pub table: Option<TableClaimDecl>,
+    /// A policy over the catalogue alone, no document: `LEFT RELATION RIGHT`, both sides expressions (`count(…) * 10 <= count(checks)`).
+    #[serde(default)]
+    pub holds: Option<String>,
+    /// Body requirements for a selection of checks, no document: each selected check has the sections and a line matching the pattern.
+    #[serde(default)]
+    pub require: Vec<RequireDecl>,
+}
+
+/// One body requirement of a claim (`require:`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequireDecl {
+    /// The checks it applies to: an expression over check fields. Selecting none is a finding.
+    #[serde(rename = "where")]
+    pub selection: String,
+    /// `## ` sections every selected check has.
+    #[serde(default)]
+    pub sections: Vec<String>,
+    /// A regular expression that matches in every selected check's body (`(?m)^> Nachfolger:`).
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// Said with each finding: why the requirement exists.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// A table-row claim: the first table of the claim's section, one row per key.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableClaimDecl {
+    /// The header of the column that names each row's key (default: the first column).
+    #[serde(default)]
+    pub key: Option<String>,
+    /// The keys the table has a row for: an `ids(SET)` query. A selected key without a row and a row for any other key are findings.
+    pub keys: String,
+    /// Per column header: the query its cells must equal, `$key` standing for the row's key: `count(…)` (with an optional bound), `profile(FIELD, checks where …)` or `name`.
+    pub columns: BTreeMap<String, String>,
+    /// The key-cell text of a total row (`Total`): its cells hold the column's sum over every selected key.
+    #[serde(default)]
+    pub total: Option<String>,
 }
 
 /// A kind of Markdown block a claim can skip.

@@ -1,0 +1,104 @@
+//! `verify` on a generated catalogue with many declared claims: `cargo bench --bench claims`.
+//!
+//! Generates 1,000 checks (src/testgen.rs) and 500 claims of every form (a counted sentence, a
+//! whole category table with severity profiles and a total row, per-line ranges held by
+//! `$GROUP` comparisons, a policy with no document), then measures `verify` in process and as a
+//! whole process. The goal is under one second. AUDITBOOK_BENCH_CLAIMS=N changes the number of
+//! claims; the figures go to stdout (BENCHMARKS.md records them).
+
+use auditbook::testgen::{self, Body};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0)
+}
+
+fn binary() -> PathBuf {
+    // The binary of the same profile, next to this bench executable's directory.
+    let exe = std::env::current_exe().unwrap_or_default();
+    exe.parent()
+        .and_then(Path::parent)
+        .map(|d| d.join("auditbook"))
+        .unwrap_or_default()
+}
+
+fn main() {
+    let claims: usize = std::env::var("AUDITBOOK_BENCH_CLAIMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500);
+    let checks = 1_000;
+    let root = std::env::temp_dir()
+        .join("auditbook-bench")
+        .join(format!("claims-{checks}-{claims}"));
+    if !root.join("CLAIMS.md").exists() {
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("bench directory");
+        testgen::generate(&root, checks, Body::Realistic).expect("generate");
+        testgen::add_claims(&root, claims).expect("claims");
+        let _ = Command::new(binary())
+            .arg("-C")
+            .arg(&root)
+            .arg("sync")
+            .output();
+    }
+    let lean = auditbook::load::Options {
+        keep_check_texts: false,
+    };
+    let templates = auditbook::render::templates::Templates::new(None).expect("templates");
+    let mut findings = 0;
+    let in_process = time(10, || {
+        if let Ok(l) = auditbook::load::load_with(&root, lean) {
+            let g = auditbook::graph::Graph::build(&l.catalogue);
+            findings = auditbook::claims::verify(&l.catalogue, &g, &templates)
+                .iter()
+                .filter(|d| d.level != auditbook::diag::Level::Note)
+                .count();
+        }
+    });
+    let claims_only = {
+        let l = auditbook::load::load_with(&root, lean).expect("load");
+        time(10, || {
+            let _ = auditbook::claims::claims::check(&l.catalogue);
+        })
+    };
+    let bin = binary();
+    let mut exit = None;
+    let process = time(11, || {
+        exit = Command::new(&bin)
+            .arg("-C")
+            .arg(&root)
+            .args(["verify", "--format", "json"])
+            .output()
+            .ok()
+            .and_then(|o| o.status.code());
+    });
+    println!("| checks | claims | load+verify in process (ms) | claims alone (ms) | `verify` process (ms) | exit | errors and warnings |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| {checks} | {claims} | {} | {} | {} | {} | {findings} |",
+        ms(in_process),
+        ms(claims_only),
+        ms(process),
+        exit.map(|c| c.to_string()).unwrap_or_else(|| "n/a".into())
+    );
+}
