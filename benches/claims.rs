@@ -61,24 +61,23 @@ fn main() {
             .arg("sync")
             .output();
     }
-    let lean = auditbook::load::Options {
-        keep_check_texts: false,
-    };
-    let templates = auditbook::render::templates::Templates::new(None).expect("templates");
+    use auditbook::session::{Needs, Session, Stages};
     let mut findings = 0;
     let in_process = time(10, || {
-        if let Ok(l) = auditbook::load::load_with(&root, lean) {
-            let g = auditbook::graph::Graph::build(&l.catalogue);
-            findings = auditbook::claims::verify(&l.catalogue, &g, &templates)
-                .iter()
-                .filter(|d| d.level != auditbook::diag::Level::Note)
-                .count();
+        if let Ok(s) = Session::load(&root, Needs::FINDINGS) {
+            if let Ok(f) = s.findings(Stages::VERIFY) {
+                findings = f
+                    .shown
+                    .iter()
+                    .filter(|d| d.level != auditbook::diag::Level::Note)
+                    .count();
+            }
         }
     });
     let claims_only = {
-        let l = auditbook::load::load_with(&root, lean).expect("load");
+        let s = Session::load(&root, Needs::FINDINGS).expect("load");
         time(10, || {
-            let _ = auditbook::claims::claims::check(&l.catalogue);
+            let _ = auditbook::claims::claims::check(s.catalogue());
         })
     };
     let bin = binary();
