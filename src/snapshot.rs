@@ -214,7 +214,7 @@ impl RuleRecord {
 /// so a large catalogue never holds the whole document (or every record) at once.
 fn fingerprints_of(
     cat: &Catalogue,
-    mut checks: impl Iterator<Item = serde_json::Value>,
+    checks: impl Iterator<Item = serde_json::Value>,
     retired: &[RetiredDecl],
     rules: &[RuleRecord],
 ) -> Fingerprints {
@@ -226,6 +226,20 @@ fn fingerprints_of(
         bytes.update([0]);
     }
     let mut semantic = Sha256::new();
+    semantic_into(&mut semantic, checks, retired, rules);
+    Fingerprints {
+        bytes: hex(&bytes.finalize()),
+        semantic: hex(&semantic.finalize()),
+    }
+}
+
+/// Feed the semantic document to `semantic`.
+fn semantic_into(
+    semantic: &mut Sha256,
+    mut checks: impl Iterator<Item = serde_json::Value>,
+    retired: &[RetiredDecl],
+    rules: &[RuleRecord],
+) {
     let mut array = |key: &str, first: bool, items: &mut dyn Iterator<Item = serde_json::Value>| {
         semantic.update(if first { "{\"" } else { "],\"" });
         semantic.update(key);
@@ -241,18 +255,29 @@ fn fingerprints_of(
     array("retired", false, &mut retired.iter().map(retired_semantic));
     array("rules", false, &mut rules.iter().map(RuleRecord::semantic));
     semantic.update("]}");
-    Fingerprints {
-        bytes: hex(&bytes.finalize()),
-        semantic: hex(&semantic.finalize()),
-    }
+}
+
+/// What of a check an audit depends on, straight from the model (as `CheckRecord::semantic`
+/// gives it from a record), without building the record's body digest.
+fn semantic_of(c: &crate::model::Check) -> serde_json::Value {
+    json!([
+        c.id.as_str(),
+        c.category.as_str(),
+        c.severity.as_str(),
+        canonical_expression(&c.applies_when),
+        c.spec_baseline.as_str(),
+        c.adoption.as_str(),
+        c.evidence_required,
+        c.pass_criteria
+            .iter()
+            .map(|p| p.text.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+    ])
 }
 
 pub fn fingerprints(cat: &Catalogue) -> Fingerprints {
     let (retired, rules) = ledger_and_rules(cat);
-    let checks = cat
-        .checks_by_id()
-        .into_iter()
-        .map(|c| CheckRecord::of(c).semantic());
+    let checks = cat.checks_by_id().into_iter().map(semantic_of);
     fingerprints_of(cat, checks, &retired, &rules)
 }
 

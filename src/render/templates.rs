@@ -80,14 +80,23 @@ pub const EMBEDDED: &[(&str, &str)] = &[
 /// the shipped catalogue).
 pub struct Templates {
     sources: Vec<(String, String)>,
-    families: [OnceLock<Result<Tera, String>>; 3],
+    families: [OnceLock<Result<Tera, String>>; FAMILIES],
 }
 
+const FAMILIES: usize = 5;
+
+/// Templates are parsed when first rendered, a family at a time (parsing is most of a
+/// report's cost): the small region templates together, each report format alone, the site
+/// with the base its pages extend. `macros.tera` joins every family.
 fn family(name: &str) -> usize {
     if name.starts_with("site/") {
         2
-    } else if name.starts_with("report") || name.starts_with("portfolio") {
+    } else if name.starts_with("report.html") {
+        3
+    } else if name.starts_with("report") {
         1
+    } else if name.starts_with("portfolio") {
+        4
     } else {
         0
     }
