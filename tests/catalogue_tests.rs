@@ -77,6 +77,35 @@ fn a_widened_applies_when_fails_with_a_diff() {
         text.contains("ok    cloud-http-apikey applicability"),
         "{text}"
     );
+    // As JSON, each failing test is also an AB902 finding at its line: the applicability test,
+    // and the results test, whose verdict is incomplete without a result for SEC-015.
+    let out = auditbook()
+        .current_dir(dir.path())
+        .args(["-C", "catalogue", "test", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(&str, &str, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["file"].as_str().unwrap(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("AB902", "tests/amtsblatt-readonly.yaml", 7),
+            ("AB902", "tests/amtsblatt-readonly.yaml", 66)
+        ],
+        "{v:#}"
+    );
 }
 
 #[test]

@@ -35,9 +35,14 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
                 })
             })
             .collect();
+        // Each failing case is also an `AB902` finding, so a CI job reading the JSON sees the
+        // failures where it sees every other finding.
+        let mut diagnostics = problems.clone();
+        diagnostics.extend(expect::report::findings(&outcomes));
+        crate::diag::normalise(&mut diagnostics);
         common::json_text(&serde_json::json!({
             "tests": cases,
-            "diagnostics": problems,
+            "diagnostics": diagnostics,
             "summary": {"tests": outcomes.len(), "passed": outcomes.len() - failed, "failed": failed},
         }))?
     } else {

@@ -69,6 +69,165 @@ const RULE_TABLE: [(&str, Edit); 2] = [
     file("REGELN.md", "# Regeln\n\n## Zuordnung\n\n| Regel | Checks |\n|---|---|\n| 1. Zahlen bleiben Zahlen | [FID-001](checks/FID-001.md) |\n| 2. Namen folgen einer Konvention | [ARCH-001](checks/ARCH-001.md) |\n"),
 ];
 
+// ---- documents in another repository (`verify --claims`) ----
+
+/// A rule of the catalogue, so that a rule table elsewhere has something to agree with.
+const RULE_1: (&str, Edit) = file(
+    "rules/REGEL-1.md",
+    "---\nid: REGEL-1\ntitle: \"Zahlen bleiben Zahlen\"\nchecks: [FID-001]\n---\n\n# REGEL-1 — Zahlen bleiben Zahlen\n\nWerte werden nie gerundet.\n",
+);
+const SKILL_CLAIMS: &str =
+    "# Was dieser Skill über den Beispielkatalog behauptet; der Katalog liegt in einem
+# anderen Repository.
+links:
+  bases: [https://example.org/beispielkatalog/blob/main/]
+docs: [SKILL.md]
+rules:
+  tables:
+    - {doc: SKILL.md, section: Regeln, rule_prefix: REGEL}
+claims:
+  - name: umfang
+    doc: SKILL.md
+    pattern: 'stützt sich auf (?P<n>\\d+) Prüfungen'
+    expect: {n: count(checks)}
+";
+const SKILL_DOC: &str = "# Datentreue-Skill
+
+Der Skill stützt sich auf 2 Prüfungen des Beispielkatalogs.
+
+## Regeln
+
+| Regel | Prüfungen |
+|---|---|
+| 1 — Zahlen bleiben Zahlen | [FID-001](https://example.org/beispielkatalog/blob/main/checks/FID-001.md) |
+";
+const FID_LINK: &str = "https://example.org/beispielkatalog/blob/main/checks/FID-001.md)";
+/// `auditbook snapshot` of the base catalogue with `RULE_1`, as a release would publish it.
+const SNAPSHOT: (&str, Edit) = file(
+    "katalog.snapshot.json",
+    r#"{"snapshot_format":2,"engine_version":"0.1.0","name":"beispielkatalog","version":"1.0.0","fingerprints":{"bytes":"f17f872497990711960b411ac94da616ffa354feb3755253de23b9431e881467","semantic":"6324df85a98b283472a4fe70be30dc0ee647cfcfdfd032dba0770a33708c8487"},"severities":["critical","high","medium","low"],"profile_schema":{"fields":{"deployment":{"type":"list","values":["local-stdio","Railway","Kubernetes"]},"transport":{"type":"string","values":["stdio-only","dual","HTTP/SSE"]},"write_capable":{"type":"bool"}},"baseline_field":"mcp_spec_version"},"checks":[{"id":"ARCH-001","title":"Werkzeugnamen folgen einer Konvention","category":"ARCH","severity":"medium","applies_when":"always","spec_baseline":"both","adoption":"enforced","evidence_required":1,"pass_criteria":["Alle Namen folgen derselben Konvention."],"body_digest":"c39606b3150064ad2a2e7345f229d9fbd66f6eb18cac21f9406751759cd009e9","file":"checks/ARCH-001.md"},{"id":"FID-001","title":"Zahlen werden unverändert durchgereicht","category":"FID","severity":"high","applies_when":"write_capable == false","spec_baseline":"both","adoption":"enforced","evidence_required":1,"pass_criteria":["Jede Zahl stimmt mit der Quelle überein."],"body_digest":"dee5920e3f88c36111d9c1562082f68c07a90962bb1bddf12a10f807e1fc52a5","file":"checks/FID-001.md"}],"retired":[],"rules":[{"id":"REGEL-1","title":"Zahlen bleiben Zahlen","coverage":null,"checks":["FID-001"]}],"declarations":{"categories":[{"prefix":"ARCH","name":"Architektur","description":null},{"prefix":"FID","name":"Datentreue","description":null}],"id_pattern":"^[A-Z]{2,6}-\\d{3}$","checks_dir":"checks","spec_baselines":{"values":["2025-11-25","2026-07-28","both"],"default":"both","aliases":{"beide":"both"},"profile_field":"mcp_spec_version","universal":"both"},"blocking_severities":["critical","high"],"require_coverage":[],"link_bases":[]}}
+"#,
+);
+const SKILL: [(&str, Edit); 3] = [
+    RULE_1,
+    file("skill/claims.yaml", SKILL_CLAIMS),
+    file("skill/SKILL.md", SKILL_DOC),
+];
+
+/// The skill repository with one replacement in `path`.
+const fn skill_with(
+    path: &'static str,
+    find: &'static str,
+    with: &'static str,
+) -> [(&'static str, Edit); 4] {
+    [
+        SKILL[0],
+        SKILL[1],
+        SKILL[2],
+        (path, Edit::Replace { find, with }),
+    ]
+}
+
+const SKILL_FRAGMENT: [(&str, Edit); 5] = [
+    SKILL[0],
+    SKILL[1],
+    SKILL[2],
+    (
+        "skill/SKILL.md",
+        Edit::Replace {
+            find: FID_LINK,
+            with: "https://example.org/beispielkatalog/blob/main/checks/FID-001.md#pass-criteria)",
+        },
+    ),
+    SNAPSHOT,
+];
+
+const AGAINST_ROOT: Run = Run::Command {
+    args: &[
+        "verify",
+        "--claims",
+        "skill/claims.yaml",
+        "--catalogue",
+        ".",
+        "--format",
+        "json",
+    ],
+};
+const AGAINST_SNAPSHOT: Run = Run::Command {
+    args: &[
+        "verify",
+        "--claims",
+        "skill/claims.yaml",
+        "--catalogue",
+        "katalog.snapshot.json",
+        "--format",
+        "json",
+    ],
+};
+
+const SERVER_CLAIMS: &str = "# Was SECURITY.md über die letzte Prüfung sagt, gehalten am Bericht von
+#   auditbook audit PROFIL --results ERGEBNISSE --format json
+docs: [SECURITY.md]
+claims:
+  - name: letzte-pruefung
+    doc: SECURITY.md
+    section: Letzte Prüfung
+    pattern: 'ist (?P<urteil>\\*\\*[^*]+\\*\\*): (?P<stand>\\d+ [a-zäöü ]+(?:, \\d+ [a-zäöü ]+)*)\\.'
+    expect: {urteil: audit.verdict, stand: audit.statuses}
+";
+const SECURITY: &str = "# Sicherheit
+
+Schwachstellen bitte vertraulich an `sicherheit@amtsblatt.example` melden.
+
+## Letzte Prüfung
+
+Der Server ist **produktionsreif**: 2 bestanden, 0 nicht bestanden.
+";
+/// The parts of an audit report that claims read (a report carries more).
+const REPORT: &str = r#"{
+  "server": "amtsblatt",
+  "verdict": "production-ready",
+  "counts": {
+    "checks": 2, "applicable": 2,
+    "by_status": {"pass": 2, "fail": 0, "partial": 0, "not_verified": 0},
+    "findings": 0, "advisory_findings": 0, "would_have_blocked": 0, "blocking": 0
+  },
+  "score": {"value": 100, "max": 100},
+  "findings": [], "advisory_findings": [], "blocking": [], "not_verified": []
+}
+"#;
+const SERVER: [(&str, Edit); 3] = [
+    file("server/claims.yaml", SERVER_CLAIMS),
+    file("server/SECURITY.md", SECURITY),
+    file("server/bericht.json", REPORT),
+];
+
+/// The server repository with one replacement in `path`.
+const fn server_with(
+    path: &'static str,
+    find: &'static str,
+    with: &'static str,
+) -> [(&'static str, Edit); 4] {
+    [
+        SERVER[0],
+        SERVER[1],
+        SERVER[2],
+        (path, Edit::Replace { find, with }),
+    ]
+}
+
+const WITH_REPORT: Run = Run::Command {
+    args: &[
+        "verify",
+        "--claims",
+        "server/claims.yaml",
+        "--report",
+        "server/bericht.json",
+        "--format",
+        "json",
+    ],
+};
+
 pub static ROWS: &[Explanation] = &[
     ex(
         "AB601",
@@ -327,5 +486,154 @@ in prose it usually means a different id was meant in one of the two places.
 The finding points at the second occurrence.",
         over(&readme(ENFORCED, "Verbindlich: ARCH-001, FID-001 und FID-001."), VERIFY),
         over(&CLEAN, VERIFY),
+    ),
+
+    ex(
+        "AB640",
+        "A skill or guide in another repository often carries its own copy of the rule table: \
+which checks enforce which rule. `verify --claims` reads that table (declared under \
+`rules.tables` in the repository's claims.yaml) and compares every row with the rule in the \
+catalogue. A row that links other checks than the rule maps to tells its readers that a \
+different set of checks stands behind the rule.
+
+This is the drift that happens when the catalogue moves a rule to new checks and the document \
+elsewhere is never told. The finding names the row and both sets of checks.
+
+Make the row link exactly the checks of the rule. A table the repository lets auditbook \
+generate is rewritten by `auditbook sync --claims claims.yaml --catalogue …`.",
+        over(
+            &skill_with(
+                "skill/SKILL.md",
+                "[FID-001](https://example.org/beispielkatalog/blob/main/checks/FID-001.md)",
+                "[ARCH-001](https://example.org/beispielkatalog/blob/main/checks/ARCH-001.md)",
+            ),
+            AGAINST_ROOT,
+        ),
+        over(&SKILL, AGAINST_ROOT),
+    ),
+    ex(
+        "AB641",
+        "A row of a rule table in another repository names a rule number the catalogue does \
+not have. Either the number is mistyped, or the catalogue dropped or renumbered the rule and \
+the document still shows it. Readers would look for a rule that does not exist.
+
+The finding is at the row. Correct the number, or remove the row when the rule is gone from \
+the catalogue.",
+        over(
+            &skill_with("skill/SKILL.md", "| 1 — Zahlen", "| 7 — Zahlen"),
+            AGAINST_ROOT,
+        ),
+        over(&SKILL, AGAINST_ROOT),
+    ),
+    ex(
+        "AB642",
+        "A repository far from the catalogue usually verifies against its published snapshot \
+(`auditbook snapshot`) instead of a checkout. A snapshot holds what claims, rule tables and \
+the built-in regions need — every check's fields, rules, categories, retired ids — but not the \
+check bodies, their headings, or any other file. A link to `checks/FID-001.md#pass-criteria` \
+cannot be followed to its heading, a region rendered from a project template cannot be \
+rendered, and a snapshot of format 1 holds no declarations at all.
+
+auditbook never passes what it could not check: each such case is reported. A fragment or a \
+link to another catalogue file is a warning; a template region or an old snapshot is an error, \
+and `sync --claims` then writes nothing.
+
+Verify against a checkout of the catalogue (`--catalogue DIR`) when the document needs these \
+things, or regenerate the snapshot with a current auditbook when it is of format 1.",
+        over(&SKILL_FRAGMENT, AGAINST_SNAPSHOT),
+        over(&SKILL_FRAGMENT, AGAINST_ROOT),
+    ),
+    ex(
+        "AB643",
+        "A claims file is written like catalogue.yaml and read by the same parser, but it only \
+declares what a document repository owns: `docs`, `claims`, `links` and `rules.tables`. Keys \
+that describe the catalogue — `categories`, `retired`, `id_pattern`, … — belong to the \
+catalogue, and a copy in the claims file would be a second source of truth that quietly goes \
+out of date.
+
+Such a key is ignored with a warning at its line; the catalogue's own value is used. Remove it \
+from the claims file.",
+        over(
+            &skill_with(
+                "skill/claims.yaml",
+                "docs: [SKILL.md]\n",
+                "docs: [SKILL.md]\ncategories:\n  - {prefix: FID, name: Datentreue}\n",
+            ),
+            AGAINST_ROOT,
+        ),
+        over(&SKILL, AGAINST_ROOT),
+    ),
+    ex(
+        "AB644",
+        "Claims, rule tables and generated regions in a document repository are statements \
+about a catalogue, and claims whose queries start with `audit.` are statements about an audit \
+report. Without `--catalogue` (or `--report`) there is nothing to hold them to. They are not \
+skipped quietly — a weekly job that lost its download step would otherwise report a clean run \
+forever — but reported at the claims file.
+
+Pass `--catalogue` with a checkout or a snapshot of the catalogue, and `--report` with the \
+JSON report of `auditbook audit` when the documents quote an audit.",
+        over(
+            &SKILL,
+            Run::Command {
+                args: &["verify", "--claims", "skill/claims.yaml", "--format", "json"],
+            },
+        ),
+        over(&SKILL, AGAINST_ROOT),
+    ),
+    ex(
+        "AB645",
+        "A server's SECURITY.md or README often quotes its latest audit: production-ready or \
+not, how many checks passed. Claims over the audit report (`expect: {urteil: audit.verdict}`) \
+hold that sentence to the JSON report of `auditbook audit`. When the document states another \
+verdict than the report, readers are told the server is ready when it is not, or the reverse.
+
+Verdicts are read in German and English (`produktionsreif`, `nicht produktionsreif`, \
+`production-ready`, …), so the document can stay in its own language.
+
+Correct the verdict in the document, or, if the document is right, re-run the audit and pass \
+the new report.",
+        over(
+            &server_with("server/SECURITY.md", "**produktionsreif**", "**nicht produktionsreif**"),
+            WITH_REPORT,
+        ),
+        over(&SERVER, WITH_REPORT),
+    ),
+    ex(
+        "AB646",
+        "A claim over an audit report matched a status or verdict word that auditbook cannot \
+map to the report: neither German nor English for pass, fail, partial, not verified, todo, \
+not applicable, missing or rejected. The number next to it cannot be compared with anything, \
+and a claim that cannot be compared is a finding, not a pass.
+
+Write the status in one of the known words (`bestanden`, `nicht bestanden`, `teilweise`, \
+`nicht geprüft`, `offen`, `nicht anwendbar`, `fehlend`, `abgelehnt`, or the English \
+`pass`, `fail`, `partial`, …), or narrow the claim's pattern so it does not pick up prose \
+around the list.",
+        over(
+            &server_with("server/SECURITY.md", "0 nicht bestanden", "0 vertagt"),
+            WITH_REPORT,
+        ),
+        over(&SERVER, WITH_REPORT),
+    ),
+    ex(
+        "AB647",
+        "The file given with `--report` is not a report of `auditbook audit --format json`: it \
+cannot be read, is not JSON, or lacks the verdict, counts, score or finding lists that claims \
+ask for. Reading a missing count as zero would make a claim like \"0 nicht bestanden\" pass \
+against a report that says nothing, so the whole report is refused with the line where reading \
+failed.
+
+Write the report with `auditbook audit PROFILE --results RESULTS --format json` and pass that \
+file unchanged. A Markdown or HTML report carries the same numbers but is not read.",
+        over(
+            &[
+                SERVER[0],
+                SERVER[1],
+                file("server/bericht.json", "{\"verdict\": \"production-ready\"}\n"),
+            ],
+            WITH_REPORT,
+        ),
+        over(&SERVER, WITH_REPORT),
     ),
 ];

@@ -4,6 +4,14 @@ use super::row::*;
 
 const FID_SEVERITY: &str = "severity: high\n";
 
+/// FID-001 with its baseline written as a bare date, which draws `AB123`.
+const BARE_DATE: (&str, Edit) = fid(FID_SEVERITY, "severity: high\nspec_baseline: 2025-11-25\n");
+
+/// `lint.allow` entries accepting the bare date of FID-001.
+const ALLOW_UNTIL_PAST: (&str, Edit) = cat_add("lint:\n  allow:\n    - code: AB123\n      id: FID-001\n      reason: \"Das Redaktionswerkzeug liest das Datum; Umstellung bis Mitte 2025\"\n      until: \"2025-06-30\"\n");
+const ALLOW_UNTIL_LATER: (&str, Edit) = cat_add("lint:\n  allow:\n    - code: AB123\n      id: FID-001\n      reason: \"Das Redaktionswerkzeug liest das Datum; Umstellung verschoben\"\n      until: \"2999-12-31\"\n");
+const ALLOW_FOR_GOOD: (&str, Edit) = cat_add("lint:\n  allow:\n    - {code: AB123, id: FID-001, reason: \"Das Redaktionswerkzeug liest das Datum\"}\n");
+
 pub static ROWS: &[Explanation] = &[
     ex(
         "AB101",
@@ -288,5 +296,55 @@ severity. The message says which value and why.
 The key is then treated as absent (its default applies where it has one), so one unusable value does not stop the rest of the catalogue from being checked.",
         over(&[cat_add("id_pattern: '^[A-Z{2,6}-\\d{3}$'\n")], LINT),
         over(&[cat_add("id_pattern: '^[A-Z]{2,6}-\\d{3}$'\n")], LINT),
+    ),
+
+    ex(
+        "AB123",
+        "auditbook reads frontmatter as YAML 1.2, where `spec_baseline: 2025-11-25` is the \
+text `2025-11-25`. Most other readers of the same files follow YAML 1.1 — PyYAML, static site \
+generators, editor plugins — and turn an unquoted date into a date object. A script that \
+compares baselines as strings, or a page that prints the field, then works with something that \
+is no longer the name of the protocol revision.
+
+The catalogue itself is not affected, so this is a warning. But check files are read by more \
+than auditbook, and the baseline is exactly the field other tools like to filter on.
+
+Quote the value: `spec_baseline: \"2025-11-25\"`. `auditbook lint --fix` quotes every bare \
+date in one pass.",
+        over(&[BARE_DATE], LINT),
+        over(&[fid(FID_SEVERITY, "severity: high\nspec_baseline: \"2025-11-25\"\n")], LINT),
+    ),
+    ex(
+        "AB124",
+        "An entry in `lint.allow` accepts a finding for a while: `{code, id or file, reason, \
+until}`. The `until:` date is the promise that someone looks at it again. Once that day has \
+passed, the entry no longer hides anything: the finding it accepted is shown as before, and \
+the entry itself is an error at its line in catalogue.yaml, so the lapse cannot go unnoticed \
+in a CI run that only counts errors.
+
+This is deliberate: an acceptance that silently outlives its date is a permanent exception \
+nobody decided on.
+
+Either fix what the entry accepted and delete the entry, or review the reason and move \
+`until:` to a new date. An entry without `until:` never lapses; use that only for findings \
+that are accepted for good.",
+        over(&[BARE_DATE, ALLOW_UNTIL_PAST], LINT),
+        over(&[BARE_DATE, ALLOW_UNTIL_LATER], LINT),
+    ),
+    ex(
+        "AB125",
+        "An entry in `lint.allow` that no longer matches any finding is stale: the problem it \
+accepted was fixed, the check was renamed, or the file moved. Left in place it would silently \
+accept the same finding if it ever came back, without anyone deciding that again.
+
+Findings come from different stages — loading, lint, and the document checks of `verify` — \
+and an entry may accept any of them. Only a run that went through every stage can tell that \
+nothing matched, so this warning appears with `auditbook lint --verify` and never with `lint` \
+or `verify` alone.
+
+Delete the entry. If the finding returns, it is reported again and can be accepted anew with \
+a current reason.",
+        over(&[ALLOW_FOR_GOOD], VERIFY),
+        over(&[BARE_DATE, ALLOW_FOR_GOOD], VERIFY),
     ),
 ];

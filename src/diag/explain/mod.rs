@@ -8,6 +8,7 @@
 
 mod audits;
 mod documents;
+mod expectations;
 mod expressions;
 mod files;
 mod frontmatter;
@@ -268,6 +269,7 @@ pub fn all() -> impl Iterator<Item = &'static Explanation> {
         audits::ROWS,
         documents::ROWS,
         probing::ROWS,
+        expectations::ROWS,
     ]
     .into_iter()
     .flatten()
