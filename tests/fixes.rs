@@ -178,8 +178,8 @@ fn a_stale_region_is_regenerated_by_verify_fix() {
     let f = Fixture::shipped();
     f.edit(
         "README.md",
-        "| DEP | Dependencies | 1 | 1 | 0 |",
-        "| DEP | Dependencies | 2 | 2 | 0 |",
+        "| low | 1 | 1 | 0 |",
+        "| low | 2 | 2 | 0 |",
     );
     round_trip(&f, "AB601", &["verify"], &["--fix"], "stale_region");
 }
