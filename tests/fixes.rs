@@ -176,11 +176,7 @@ fn a_missing_section_is_added_as_a_stub_only_with_unsafe_fixes() {
 #[test]
 fn a_stale_region_is_regenerated_by_verify_fix() {
     let f = Fixture::shipped();
-    f.edit(
-        "README.md",
-        "| low | 1 | 1 | 0 |",
-        "| low | 2 | 2 | 0 |",
-    );
+    f.edit("README.md", "| low | 1 | 1 | 0 |", "| low | 2 | 2 | 0 |");
     round_trip(&f, "AB601", &["verify"], &["--fix"], "stale_region");
 }
 

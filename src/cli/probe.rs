@@ -187,7 +187,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let Some(profile) = &args.profile else {
         return Err(Failure("name the profile, or --portfolio FILE".into()));
     };
-    let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
+    let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;

@@ -30,7 +30,7 @@ impl Needs {
         documents: false,
         texts: true,
     };
-    /// What an audit report shows: frontmatter, the named sections, pass criteria and
+    /// What an audit report and a probe show: frontmatter, the named sections, pass criteria and
     /// sources of each check, and the rules (the catalogue's semantic fingerprint, which a
     /// report carries, covers criteria and rules). No links or references.
     pub const REPORT: Needs = Needs {
