@@ -228,6 +228,77 @@ const WITH_REPORT: Run = Run::Command {
     ],
 };
 
+// ---- table-row claims, policies, versions, body requirements ----
+
+const TABLE_DOC: &str = "# Beispielkatalog
+
+## Kategorien
+
+| Kategorie | Name | Checks | Schweregrade |
+|---|---|---:|---|
+| ARCH | Architektur | 1 | 1 medium |
+| `FID` | Datentreue | 1 | 1 high |
+| **Gesamt** | | **2** | 1 high · 1 medium |
+
+Jede Kategorie steht einmal in der Tabelle.
+";
+const TABLE_CLAIM: &str = "claims:
+  - name: kategorien-tabelle
+    doc: README.md
+    section: Kategorien
+    table:
+      key: Kategorie
+      keys: ids(categories)
+      total: Gesamt
+      columns:
+        Name: name
+        Checks: count(checks where category == $key)
+        Schweregrade: profile(severity, checks where category == $key)
+";
+
+/// README.md with a category table held to the catalogue row by row, edited so.
+const fn table_rows(find: &'static str, with: &'static str) -> [(&'static str, Edit); 4] {
+    [
+        DOCS,
+        cat_add(TABLE_CLAIM),
+        file("README.md", TABLE_DOC),
+        ("README.md", Edit::Replace { find, with }),
+    ]
+}
+
+const TABLE_CLEAN: [(&str, Edit); 4] = table_rows("# Beispielkatalog", "# Beispielkatalog");
+
+const POLICY: (&str, Edit) = cat_add(
+    "claims:
+  # Höchstens die Hälfte der Checks darf eine Freigabe blockieren.
+  - name: hohe-schwere-begrenzt
+    holds: 'count(checks where severity == \"high\" or severity == \"critical\") * 2 <= count(checks)'
+",
+);
+
+const VERSION_CLAIM: (&str, Edit) = cat_add(
+    "claims:
+  - name: fassung
+    doc: README.md
+    pattern: 'Diese Fassung ist (?P<v>v?[0-9][0-9A-Za-z.+-]*[0-9A-Za-z])'
+    expect:
+      v: version
+",
+);
+const VERSION_DOC: &str =
+    "# Beispielkatalog\n\nDiese Fassung ist v1.0.0; sie löst den Entwurf vom Frühjahr ab.\n";
+
+const REQUIRE: (&str, Edit) = cat_add(
+    "claims:
+  - name: quellen-hoher-checks
+    require:
+      - where: 'severity == \"high\" or severity == \"critical\"'
+        sections: [Pass Criteria]
+        pattern: '(?m)^Quelle: \\['
+        message: \"ein Check hoher Schwere nennt die Quelle, an der er gemessen wird\"
+",
+);
+
 pub static ROWS: &[Explanation] = &[
     ex(
         "AB601",
@@ -486,6 +557,128 @@ in prose it usually means a different id was meant in one of the two places.
 The finding points at the second occurrence.",
         over(&readme(ENFORCED, "Verbindlich: ARCH-001, FID-001 und FID-001."), VERIFY),
         over(&CLEAN, VERIFY),
+    ),
+    ex(
+        "AB631",
+        "A table-row claim (`table:` under a claim) holds a whole Markdown table to the \
+catalogue: its `keys` query says which rows must be there, one per key, and its `columns` say \
+what each cell must hold. A key the query selects but the table has no row for is a gap the \
+reader cannot see — a category added to the catalogue is simply not in the overview, and \
+every other row still checks out. The same holds for a `total:` row the claim declares and \
+the table no longer has.
+
+The finding is at the table's header line and names the missing key and the query that \
+selects it.
+
+Add the row for the key. If the table is meant to show only part of the set, narrow the \
+claim's `keys` query (`ids(categories where …)`) so it says so.",
+        over(&table_rows("| `FID` | Datentreue | 1 | 1 high |\n", ""), VERIFY),
+        over(&TABLE_CLEAN, VERIFY),
+    ),
+    ex(
+        "AB632",
+        "The other direction of AB631: a row whose key the claim's `keys` query does not \
+select. Usually it is a category or check that was renamed, retired or misspelt, and the \
+table goes on describing something the catalogue no longer holds. A second row for the same \
+key is reported too, since two rows for one key can only disagree or repeat each other.
+
+The finding is at the row; for a repeated key it names the line of the first row.
+
+Correct the key or remove the row. If the row belongs in the table, widen the `keys` query \
+so that it selects the key.",
+        over(
+            &table_rows(
+                "| **Gesamt**",
+                "| SEC | Sicherheit | 0 | — |\n| **Gesamt**",
+            ),
+            VERIFY,
+        ),
+        over(&TABLE_CLEAN, VERIFY),
+    ),
+    ex(
+        "AB633",
+        "A column held to `profile(FIELD, …)` is a tally: `1 critical · 2 high`, each piece a \
+count and a bucket of the field's vocabulary (for `severity`: critical, high, medium, low). \
+The order is free and a bucket left out counts zero. A piece auditbook cannot map — a word \
+outside the vocabulary such as `hoch`, a bucket counted twice, text that is no count — is \
+not read as zero, because that guess would decide the comparison by accident.
+
+The finding quotes the piece and lists the vocabulary. The bucket the piece was meant for \
+usually also shows up as a wrong count (AB613), since it reads as zero.
+
+Write each bucket once as `NUMBER WORD` with a word of the vocabulary, in the catalogue's \
+spelling; write `—` or leave the bucket out for zero.",
+        over(&table_rows("| 1 high |", "| 1 hoch |"), VERIFY),
+        over(&TABLE_CLEAN, VERIFY),
+    ),
+    ex(
+        "AB634",
+        "A column of a table-row claim held to `name` must give each row's key the name the \
+catalogue gives it: a category's `name`, a check's or a rule's title. When a category is \
+renamed in catalogue.yaml and the overview keeps the old name, readers meet two names for one \
+thing and search the catalogue for one that no longer exists.
+
+Names are compared as written, after links, code marks and emphasis are read as plain text. \
+The finding is at the cell and names both.
+
+Write the catalogue's name in the cell, or rename the category, check or rule in the \
+catalogue if the document has the better name.",
+        over(&table_rows("| Datentreue |", "| Datenqualität |"), VERIFY),
+        over(&TABLE_CLEAN, VERIFY),
+    ),
+    ex(
+        "AB635",
+        "A policy claim (`holds:` and no `doc`) states a rule about the catalogue itself: \
+\"at most half of the checks block a release\", written as two expressions of counts and \
+arithmetic joined by a relation. It is checked on every `verify`, so the catalogue cannot \
+drift away from a decision its maintainers took once and wrote down.
+
+The finding is at the claim in catalogue.yaml and names the value of each side. Here, raising \
+ARCH-001 to `high` makes both checks blocking, and 2 × 2 is more than the 2 checks.
+
+Change the catalogue so the policy holds again. If the policy itself is out of date, revise \
+or remove the claim — that is a decision, and it shows in the history of catalogue.yaml.",
+        over(&[POLICY, arch("severity: medium", "severity: high")], VERIFY),
+        over(&[POLICY], VERIFY),
+    ),
+    ex(
+        "AB636",
+        "A claim group whose expectation is `version` must hold the catalogue's `version:` \
+from catalogue.yaml. READMEs, skills and release notes quote the version they describe; after \
+a release the prose easily keeps the previous one, and readers then take the current content \
+for an older release, or the reverse.
+
+A leading `v` on either side is ignored (`v1.0.0` matches `1.0.0`); otherwise the versions \
+are compared as written. The finding names both.
+
+Write the catalogue's version in the document, or correct `version:` in catalogue.yaml if the \
+document is the one that is right.",
+        over(
+            &[
+                DOCS,
+                VERSION_CLAIM,
+                file("README.md", VERSION_DOC),
+                ("README.md", Edit::Replace { find: "v1.0.0", with: "v0.9.0" }),
+            ],
+            VERIFY,
+        ),
+        over(&[DOCS, VERSION_CLAIM, file("README.md", VERSION_DOC)], VERIFY),
+    ),
+    ex(
+        "AB637",
+        "A `require:` claim holds the bodies of a selection of checks to a house rule: every \
+check its `where` selects must have each listed `## ` section and a line matching `pattern`. \
+Such rules (\"every high-severity check names its source\") are otherwise kept by review \
+alone, and a check edited later loses the line without anyone noticing.
+
+A missing section or line is reported at the start of the check's body, with the claim's \
+`message` saying why it is required. A `where` that selects no check at all is reported at \
+the claim: a renamed or retired check must not let the requirement hold for nothing.
+
+Add the section or line to the check. If the selection is wrong, correct the requirement's \
+`where`.",
+        over(&[REQUIRE, fid("Quelle: [", "Siehe [")], VERIFY),
+        over(&[REQUIRE], VERIFY),
     ),
 
     ex(
