@@ -557,17 +557,18 @@ pub fn attach_sections(check: &mut Check, ids: &IdRules<'_>, source_rules: &Sour
             }
         })
         .collect();
+    // One section's text, the line it starts on (the one after its heading), and its outline.
+    let outline_of = |sec: &Section| {
+        let text = body.get(sec.content()).unwrap_or("");
+        let first_line = sec.line as usize + 1;
+        let outline =
+            markdown::outline_without_tables(text, first_line, &check.file, ids, Some(&check.id));
+        (text, first_line, outline)
+    };
     let mut sources = Vec::new();
     let mut marker_line = 0;
     if let Some(sec) = sections.iter().find(|s| s.title == source_rules.section) {
-        let range = sec.content();
-        let text = body.get(range.clone()).unwrap_or("");
-        let first_line = check.body_line
-            + body
-                .get(..range.start)
-                .map_or(0, |b| b.matches('\n').count());
-        let outline =
-            markdown::outline_without_tables(text, first_line, &check.file, ids, Some(&check.id));
+        let (text, first_line, outline) = outline_of(sec);
         sources = outline
             .external_links
             .into_iter()
@@ -587,14 +588,7 @@ pub fn attach_sections(check: &mut Check, ids: &IdRules<'_>, source_rules: &Sour
     // reports carry: read them from their section alone.
     let mut criteria = Vec::new();
     if let Some(pc) = sections.iter().find(|s| s.title == PASS_CRITERIA) {
-        let range = pc.content();
-        let text = body.get(range.clone()).unwrap_or("");
-        let first_line = check.body_line
-            + body
-                .get(..range.start)
-                .map_or(0, |b| b.matches('\n').count());
-        let outline =
-            markdown::outline_without_tables(text, first_line, &check.file, ids, Some(&check.id));
+        let (_, _, outline) = outline_of(pc);
         criteria = outline
             .task_items
             .into_iter()
