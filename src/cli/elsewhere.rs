@@ -185,39 +185,6 @@ pub fn sync(cli: &Cli, claims: &Path) -> Result<u8, Failure> {
     session
         .apply("sync", &plan.changes)
         .map_err(|e| Failure(format!("cannot write: {e}")))?;
-    let text = if fmt == "json" {
-        let rewritten: Vec<_> = plan
-            .rewritten
-            .iter()
-            .map(|(f, l, r)| serde_json::json!({"file": f, "line": l, "region": r}))
-            .collect();
-        common::json_text(&serde_json::json!({
-            "rewritten": rewritten,
-            "summary": {"regions": plan.regions, "rewritten": plan.rewritten.len(), "documents": plan.changes.len()},
-        }))?
-    } else {
-        let mut t = String::new();
-        if !cli.quiet {
-            for (f, l, r) in &plan.rewritten {
-                t.push_str(&format!(
-                    "rewrote {}:{l}: {r}\n",
-                    crate::render::diagnostics::join(&prefix, f)
-                ));
-            }
-        }
-        t.push_str(&match plan.rewritten.len() {
-            0 => format!(
-                "all {} generated region(s) are current; nothing written\n",
-                plan.regions
-            ),
-            n => format!(
-                "rewrote {n} of {} generated region(s) in {} document(s)\n",
-                plan.regions,
-                plan.changes.len()
-            ),
-        });
-        t
-    };
-    common::print(&text)?;
+    common::print(&super::sync::outcome(cli, &plan, &prefix, fmt)?)?;
     Ok(super::EXIT_OK)
 }

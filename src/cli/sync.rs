@@ -30,6 +30,17 @@ pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
         .apply("sync", &plan.changes)
         .map_err(|e| Failure(format!("cannot write: {e}")))?;
     let prefix = common::prefix(cli);
+    common::print(&outcome(cli, &plan, &prefix, fmt)?)?;
+    Ok(super::EXIT_OK)
+}
+
+/// What a sync run says: each rewritten region (unless quiet) and a summary, or the same as JSON.
+pub fn outcome(
+    cli: &Cli,
+    plan: &crate::claims::SyncPlan,
+    prefix: &str,
+    fmt: &str,
+) -> Result<String, Failure> {
     let text = if fmt == "json" {
         let rewritten: Vec<_> = plan
             .rewritten
@@ -47,7 +58,7 @@ pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
             for (f, l, r) in &plan.rewritten {
                 t.push_str(&format!(
                     "rewrote {}:{l}: {r}\n",
-                    crate::render::diagnostics::join(&prefix, f)
+                    crate::render::diagnostics::join(prefix, f)
                 ));
             }
         }
@@ -64,6 +75,5 @@ pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
         });
         t
     };
-    common::print(&text)?;
-    Ok(super::EXIT_OK)
+    Ok(text)
 }
