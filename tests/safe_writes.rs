@@ -373,3 +373,43 @@ fn a_rewritten_file_keeps_its_owner() {
     assert_eq!((meta.uid(), meta.gid()), (4321, 4321));
     assert_full_report(&std::fs::read_to_string(&p).unwrap());
 }
+
+/// A catalogue change never lands outside the repository: a planted symlink in the catalogue
+/// that points outside, or a folder link leading out, is refused before anything is staged,
+/// and the twin inside is written.
+#[test]
+fn a_session_refuses_targets_outside_the_repository() {
+    use auditbook::write::{Change, Session};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("cat");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("victim.md"), "unberührt\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("victim.md"), root.join("link.md")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("checks")).unwrap();
+    let session = Session::begin(&root, || {}).unwrap();
+    for change in [
+        Change::Write(root.join("link.md"), "x\n".into()),
+        Change::Create(root.join("checks/NEW-001.md"), "x\n".into()),
+    ] {
+        let e = session.apply("test", &[change]).unwrap_err();
+        assert!(e.to_string().contains("outside the repository"), "{e}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(outside.join("victim.md")).unwrap(),
+        "unberührt\n"
+    );
+    assert!(!outside.join("NEW-001.md").exists());
+    // The clean twin: a file inside is written.
+    session
+        .apply(
+            "test",
+            &[Change::Write(root.join("inside.md"), "x\n".into())],
+        )
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join("inside.md")).unwrap(),
+        "x\n"
+    );
+}

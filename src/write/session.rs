@@ -104,6 +104,14 @@ impl Session {
         if changes.is_empty() {
             return Ok(());
         }
+        // Every target is held to the repository before anything is staged: a planned path
+        // whose folder, or whose symlink's target, lies outside would write outside it.
+        let boundary = crate::load::confine::Fence::repository_of(&self.root)
+            .base()
+            .to_path_buf();
+        for change in changes {
+            inside(&boundary, change)?;
+        }
         let mut planned: Vec<Planned> = Vec::new();
         for change in changes {
             match stage(change) {
@@ -174,6 +182,32 @@ impl Planned {
             Planned::Create(s) => atomic::create(s),
             Planned::Remove(p, _) => atomic::remove(p),
         }
+    }
+}
+
+/// Refuse a change whose file would land outside `boundary`: its folder resolved, and for a
+/// replacement through a symbolic link, the link's target too (a removal removes the link).
+fn inside(boundary: &Path, change: &Change) -> io::Result<()> {
+    let (path, follows) = match change {
+        Change::Write(p, _) => (p, true),
+        Change::Create(p, _) => (p, false),
+        Change::Remove(p) => (p, false),
+    };
+    let mut at = crate::load::confine::normalise(&std::path::absolute(path)?);
+    if follows {
+        if let Ok(link) = fs::read_link(&at) {
+            at = crate::load::confine::normalise(&atomic::parent(&at).join(link));
+        }
+    }
+    let dir = fs::canonicalize(atomic::parent(&at)).map_err(|e| named(path, e))?;
+    if dir.starts_with(boundary) {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!(
+            "`{}` lies outside the repository that holds the catalogue (`{}`); nothing was written",
+            path.display(),
+            boundary.display()
+        )))
     }
 }
 
