@@ -125,12 +125,6 @@ impl Session {
         self
     }
 
-    /// The day the ledger's `until:` dates are held against (default today, UTC).
-    pub fn as_of(mut self, day: &str) -> Session {
-        self.today = day.to_string();
-        self
-    }
-
     pub fn catalogue(&self) -> &Catalogue {
         &self.loaded.catalogue
     }
@@ -153,12 +147,6 @@ impl Session {
     pub fn graph(&self) -> &Graph {
         self.graph
             .get_or_init(|| Graph::build(&self.loaded.catalogue))
-    }
-
-    /// What loading found (unfiltered, before the ledger): for data commands that print their
-    /// data and warn about the catalogue on stderr.
-    pub fn load_findings(&self) -> &[Diagnostic] {
-        &self.loaded.diagnostics
     }
 
     /// Run `stages` over the loaded catalogue, apply the ledger and normalise.
