@@ -43,11 +43,21 @@ pub fn compile(cat: &Catalogue, src: &str, what: &str) -> Result<Expr, Vec<Diagn
     }
 }
 
+/// Report an expression problem of a setting under the setting's own code, except an unknown
+/// set: that keeps its code (AB310), whichever setting names it.
+pub fn under(d: Diagnostic, code: &'static crate::diag::Code) -> Diagnostic {
+    if d.code == codes::EXPR_UNKNOWN_SET.code {
+        d
+    } else {
+        d.under(code)
+    }
+}
+
 /// The checks (sorted by id) the expression selects.
 pub fn select<'c>(cat: &'c Catalogue, expr: &Expr) -> Result<Vec<&'c Check>, Diagnostic> {
     let mut out = Vec::new();
     for c in cat.checks_by_id() {
-        match dsl::eval(expr, &CheckEnv(c)) {
+        match dsl::eval(expr, &CheckEnv(c, &cat.config.sets)) {
             Ok(true) => out.push(c),
             Ok(false) => {}
             Err(e) => {

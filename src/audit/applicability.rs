@@ -300,6 +300,9 @@ fn decide(
                     None => format!("the profile has no field `{path}`"),
                 },
                 EvalError::TypeMismatch { message, .. } => message.clone(),
+                EvalError::UnknownSet { name, .. } => {
+                    format!("a profile has no named sets, and `{name}` is one")
+                }
             };
             (
                 Status::Error,

@@ -193,7 +193,13 @@ pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
         }
         Some(e) => Some(crate::select::compile(cat, e, "where").map_err(|ds| {
             ds.into_iter()
-                .map(|d| d.message)
+                .map(|d| match d.help {
+                    // An unknown set's message alone does not say which names there are.
+                    Some(h) if d.code == crate::diag::codes::EXPR_UNKNOWN_SET.code => {
+                        format!("{} ({h})", d.message)
+                    }
+                    _ => d.message,
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         })?),

@@ -210,6 +210,9 @@ codes! {
     EXPR_BASELINE = "AB309", "expression-reads-baseline", Error,
         "The expression reads the spec-baseline field, which has its own gate.",
         "Use spec_baseline on the check instead.";
+    EXPR_UNKNOWN_SET = "AB310", "expression-unknown-set", Error,
+        "An expression tests membership in a set (`id in set(\"NAME\")`) that catalogue.yaml's `sets:` does not declare.",
+        "Correct the set's name, or declare the set under `sets:` in catalogue.yaml.";
     // AB4xx — retired ids, rules, coverage
     RETIRED_REUSED = "AB401", "retired-id-reused", Error,
         "A check file uses a retired id: retired numbers are burned and never reused.",
@@ -453,6 +456,12 @@ codes! {
     REPORT_UNREADABLE = "AB647", "report-unreadable", Error,
         "The audit report given with --report cannot be read as a report of `auditbook audit --format json`.",
         "Write the report with `auditbook audit PROFILE --results RESULTS --format json`.";
+    SET_ID_UNKNOWN = "AB650", "set-id-unknown", Error,
+        "A named set in catalogue.yaml (`sets:`) names an id that is no check of the catalogue.",
+        "Correct the id, or remove it from the set.";
+    SET_ID_RETIRED = "AB651", "set-id-retired", Error,
+        "A named set in catalogue.yaml (`sets:`) names a retired id; `in set(…)` would never select it.",
+        "Name the retired check's successor instead, or remove the id from the set.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

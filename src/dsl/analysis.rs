@@ -250,7 +250,7 @@ impl Usage {
                     u.operands(right, left);
                 }
                 // A string test reads its field but names no vocabulary value.
-                ExprKind::Text { path, .. } => {
+                ExprKind::Text { path, .. } | ExprKind::InSet { path, .. } => {
                     u.read.insert(path.dotted());
                 }
             }
@@ -499,6 +499,8 @@ impl Program {
             // The space enumerates vocabulary values, not the texts a string test sees; the
             // test is left undecided, so no constant or unsatisfiable finding rests on it.
             ExprKind::Text { .. } => (Node::Error, false),
+            // Set members are ids, not vocabulary values: likewise undecided.
+            ExprKind::InSet { .. } => (Node::Error, false),
             ExprKind::Compare { left, op, right } => {
                 let node = match (term(left, space), term(right, space)) {
                     (Some((l, lt)), Some((r, rt))) if lt == rt && lt != FieldType::List => {
@@ -593,6 +595,7 @@ pub fn code_for(kind: &super::FindingKind) -> &'static crate::diag::codes::Code 
         super::FindingKind::AlwaysTrue => &crate::diag::codes::EXPR_ALWAYS_TRUE,
         super::FindingKind::Unsatisfiable => &crate::diag::codes::EXPR_UNSATISFIABLE,
         super::FindingKind::ReadsBaselineField => &crate::diag::codes::EXPR_BASELINE,
+        super::FindingKind::UnknownSet => &crate::diag::codes::EXPR_UNKNOWN_SET,
     }
 }
 

@@ -80,6 +80,11 @@ pub enum ExprKind {
         op: TextOp,
         value: StrLit,
     },
+    /// Membership in a named set of `catalogue.yaml` (`id in set("migration-cohort")`).
+    InSet {
+        path: Path,
+        name: StrLit,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -196,7 +201,9 @@ impl Expr {
             match &e.kind {
                 ExprKind::Or(c) | ExprKind::And(c) => stack.extend(c.iter().rev()),
                 ExprKind::Always | ExprKind::Bool(_) => {}
-                ExprKind::Includes { path, .. } | ExprKind::Text { path, .. } => out.push(path),
+                ExprKind::Includes { path, .. }
+                | ExprKind::Text { path, .. }
+                | ExprKind::InSet { path, .. } => out.push(path),
                 ExprKind::Compare { left, right, .. } => {
                     for o in [left, right] {
                         if let Operand::Path(p) = o {
@@ -239,6 +246,9 @@ impl Expr {
                         value: w,
                     },
                 ) => o1 == o2 && p.segments == q.segments && v.value == w.value,
+                (ExprKind::InSet { path: p, name: n }, ExprKind::InSet { path: q, name: m }) => {
+                    p.segments == q.segments && n.value == m.value
+                }
                 (
                     ExprKind::Compare {
                         left: l1,

@@ -46,6 +46,10 @@ impl fmt::Display for Value {
 pub trait Env {
     /// `None` means the field does not exist.
     fn get(&self, path: &str) -> Option<Value>;
+    /// The members of a named set (`in set("NAME")`); `None`: no such set.
+    fn set(&self, _name: &str) -> Option<&[String]> {
+        None
+    }
 }
 
 impl Env for BTreeMap<String, Value> {
@@ -58,12 +62,15 @@ impl Env for BTreeMap<String, Value> {
 pub enum EvalError {
     UnknownField { path: String, span: Span },
     TypeMismatch { message: String, span: Span },
+    UnknownSet { name: String, span: Span },
 }
 
 impl EvalError {
     pub fn span(&self) -> Span {
         match self {
-            EvalError::UnknownField { span, .. } | EvalError::TypeMismatch { span, .. } => *span,
+            EvalError::UnknownField { span, .. }
+            | EvalError::TypeMismatch { span, .. }
+            | EvalError::UnknownSet { span, .. } => *span,
         }
     }
 }
@@ -73,6 +80,7 @@ impl fmt::Display for EvalError {
         match self {
             EvalError::UnknownField { path, .. } => write!(f, "unknown field `{path}`"),
             EvalError::TypeMismatch { message, .. } => f.write_str(message),
+            EvalError::UnknownSet { name, .. } => write!(f, "no set is named {}", quote(name)),
         }
     }
 }
@@ -106,6 +114,26 @@ pub fn eval(expr: &Expr, env: &dyn Env) -> Result<bool, EvalError> {
                     message: format!(
                         "`{}` needs a string field; `{dotted}` is a {} ({other})",
                         op.as_str(),
+                        other.type_name()
+                    ),
+                    span: expr.span,
+                }),
+            }
+        }
+        ExprKind::InSet { path, name } => {
+            let dotted = path.dotted();
+            let value = lookup(env, &dotted, path.span)?;
+            let Some(members) = env.set(&name.value) else {
+                return Err(EvalError::UnknownSet {
+                    name: name.value.clone(),
+                    span: name.span,
+                });
+            };
+            match value {
+                Value::Str(s) => Ok(members.contains(&s)),
+                other => Err(EvalError::TypeMismatch {
+                    message: format!(
+                        "`in set(…)` needs a string field; `{dotted}` is a {} ({other})",
                         other.type_name()
                     ),
                     span: expr.span,
@@ -231,6 +259,44 @@ mod tests {
     fn run(src: &str) -> Result<bool, EvalError> {
         let e = parse(src).unwrap_or_else(|e| panic!("{src}: {}", e.message));
         eval(&e, &env())
+    }
+
+    fn env_map() -> BTreeMap<String, Value> {
+        env()
+    }
+
+    struct WithSets(BTreeMap<String, Value>, Vec<String>);
+
+    impl Env for WithSets {
+        fn get(&self, path: &str) -> Option<Value> {
+            self.0.get(path).cloned()
+        }
+        fn set(&self, name: &str) -> Option<&[String]> {
+            (name == "kohorte").then_some(self.1.as_slice())
+        }
+    }
+
+    #[test]
+    fn set_membership() {
+        let env = WithSets(env(), vec!["dual".into()]);
+        let go = |src: &str| eval(&parse(src).unwrap_or_else(|e| panic!("{e}")), &env);
+        assert_eq!(go(r#"transport in set("kohorte")"#), Ok(true));
+        let env2 = WithSets(env_map(), vec!["stdio".into()]);
+        let e = parse(r#"transport in set("kohorte")"#).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(eval(&e, &env2), Ok(false));
+        assert!(matches!(
+            go(r#"transport in set("andere")"#),
+            Err(EvalError::UnknownSet { .. })
+        ));
+        assert!(matches!(
+            go(r#"deployment in set("kohorte")"#),
+            Err(EvalError::TypeMismatch { .. })
+        ));
+        // A plain map knows no sets: never silently false.
+        assert!(matches!(
+            run(r#"transport in set("kohorte")"#),
+            Err(EvalError::UnknownSet { .. })
+        ));
     }
 
     #[test]

@@ -241,6 +241,9 @@ impl Parser<'_> {
             if let Some(op) = self.at_text_op() {
                 return self.text_test(path.clone(), op);
             }
+            if matches!(self.kind(), TokenKind::Ident(w) if w == "in") {
+                return self.in_set(path.clone());
+            }
         }
         let op = match self.kind() {
             TokenKind::EqEq => CmpOp::Eq,
@@ -363,6 +366,44 @@ impl Parser<'_> {
                 op,
                 value: StrLit {
                     value,
+                    span: tok.span,
+                },
+            },
+            span,
+        ))
+    }
+
+    /// `FIELD in set("NAME")`: `in` and `set` are words only here, so fields may bear them.
+    fn in_set(&mut self, path: Path) -> Result<Expr, ParseError> {
+        self.bump(); // `in`
+        if !matches!(self.kind(), TokenKind::Ident(w) if w == "set") {
+            return Err(self.unexpected(&["`set(\"…\")`"], None, " after `in`"));
+        }
+        self.bump();
+        if self.kind() != &TokenKind::LParen {
+            return Err(self.unexpected(&["`(`"], None, " after `in set`"));
+        }
+        self.bump();
+        let tok = self.tok(0).clone();
+        let TokenKind::Str(name) = tok.kind else {
+            let err = self.unexpected(&["a string"], None, " after `set(`");
+            return Err(if err.help.is_none() {
+                err.with_help("name the set in quotes: `id in set(\"migration-cohort\")`")
+            } else {
+                err
+            });
+        };
+        self.bump();
+        if self.kind() != &TokenKind::RParen {
+            return Err(self.unexpected(&["`)`"], None, " after the set's name"));
+        }
+        let close = self.bump();
+        let span = path.span.to(close.span);
+        Ok(Expr::new(
+            ExprKind::InSet {
+                path,
+                name: StrLit {
+                    value: name,
                     span: tok.span,
                 },
             },
@@ -585,6 +626,28 @@ mod tests {
             help.as_deref(),
             Some("keywords are lowercase: write `starts_with`, not `Starts_With`")
         );
+    }
+
+    #[test]
+    fn set_membership() {
+        let e = ok(r#"id in set("migration-cohort") and category == "FID""#);
+        let ExprKind::And(parts) = &e.kind else {
+            panic!("{e:?}")
+        };
+        let Some(ExprKind::InSet { path: p, name }) = parts.first().map(|x| &x.kind) else {
+            panic!("{parts:?}")
+        };
+        assert_eq!(p.segments, path(&["id"]));
+        assert_eq!(name.value, "migration-cohort");
+        assert_eq!(
+            e.to_string(),
+            r#"id in set("migration-cohort") and category == "FID""#
+        );
+        assert!(err("id in cohort").message.contains("set("));
+        assert!(err("id in set(cohort)").message.contains("string"));
+        assert!(err(r#"id in set("a""#).message.contains(")"));
+        // `in` stays a field name elsewhere.
+        assert!(matches!(ok(r#"in == "x""#).kind, ExprKind::Compare { .. }));
     }
 
     #[test]

@@ -53,6 +53,9 @@ impl fmt::Display for Expr {
             ExprKind::Compare { left, op, right } => {
                 write!(f, "{left} {} {right}", op.as_str())
             }
+            ExprKind::InSet { path, name } => {
+                write!(f, "{} in set({})", path.dotted(), quote(&name.value))
+            }
             ExprKind::Text { path, op, value } => {
                 write!(
                     f,

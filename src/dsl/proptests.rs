@@ -136,6 +136,7 @@ fn any_schema() -> impl Strategy<Value = Schema> {
         .prop_map(|(fields, baseline_field)| Schema {
             fields,
             baseline_field,
+            sets: Default::default(),
         })
 }
 

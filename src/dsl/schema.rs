@@ -93,6 +93,9 @@ pub struct Schema {
     /// The field only the baseline gate may read.
     #[serde(default)]
     pub baseline_field: Option<String>,
+    /// Named sets `FIELD in set("NAME")` may test (catalogue.yaml `sets:`); none for profiles.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sets: BTreeMap<String, Vec<String>>,
 }
 
 impl Schema {

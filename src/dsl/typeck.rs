@@ -25,6 +25,7 @@ pub enum FindingKind {
     AlwaysTrue,
     Unsatisfiable,
     ReadsBaselineField,
+    UnknownSet,
 }
 
 impl FindingKind {
@@ -38,6 +39,7 @@ impl FindingKind {
             FindingKind::AlwaysTrue => "always-true",
             FindingKind::Unsatisfiable => "unsatisfiable",
             FindingKind::ReadsBaselineField => "reads-baseline-field",
+            FindingKind::UnknownSet => "unknown-set",
         }
     }
 }
@@ -107,6 +109,7 @@ impl Checker<'_> {
             ExprKind::Always | ExprKind::Bool(_) => false,
             ExprKind::Includes { path, value } => self.includes(e.span, path, value),
             ExprKind::Text { path, op, value } => self.text(e.span, path, *op, value),
+            ExprKind::InSet { path, name } => self.in_set(e.span, path, name),
             ExprKind::Compare { left, op, right } => self.compare(e, left, *op, right),
         };
         if let Some(slot) = self.errs.get_mut(me) {
@@ -210,6 +213,56 @@ impl Checker<'_> {
             None,
         );
         true
+    }
+
+    /// A set test reads a string field and names a declared set.
+    fn in_set(&mut self, span: Span, path: &Path, name: &StrLit) -> bool {
+        let mut err = false;
+        if let Some(spec) = self.field(path) {
+            if spec.ty != FieldType::String {
+                self.report(
+                    FindingKind::TypeMismatch,
+                    span,
+                    format!(
+                        "`in set(…)` needs a string field; `{}` is a {}",
+                        path.dotted(),
+                        spec.ty.name()
+                    ),
+                    None,
+                );
+                err = true;
+            }
+        } else {
+            err = true;
+        }
+        if !self.schema.sets.contains_key(&name.value) {
+            let help = match crate::text::suggest::suggest(
+                &name.value,
+                self.schema.sets.keys().map(String::as_str),
+            ) {
+                Some(s) => format!("did you mean `set({})`?", quote(s)),
+                None if self.schema.sets.is_empty() => {
+                    "catalogue.yaml declares no `sets:`; add the set there".to_string()
+                }
+                None => format!(
+                    "the declared sets are {}",
+                    self.schema
+                        .sets
+                        .keys()
+                        .map(|k| quote(k))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            self.report(
+                FindingKind::UnknownSet,
+                name.span,
+                format!("no set is named {}", quote(&name.value)),
+                Some(help),
+            );
+            err = true;
+        }
+        err
     }
 
     fn includes(&mut self, span: Span, path: &Path, value: &StrLit) -> bool {
@@ -559,6 +612,33 @@ mod tests {
         only("sdk_langauge ends_with 'x'", FindingKind::UnknownField);
         // A string test is never taken for a constant: `always` beside it is no finding.
         clean("transport contains 'a' or sdk_language == 'Go'");
+    }
+
+    #[test]
+    fn named_sets() {
+        let mut schema = schema();
+        schema
+            .sets
+            .insert("migration-cohort".into(), vec!["SEC-001".into()]);
+        let run = |src: &str| {
+            let e = parse(src).unwrap_or_else(|e| panic!("{src}: {}", e.message));
+            check(&e, &schema)
+        };
+        assert!(run(r#"auth_model in set("migration-cohort")"#).is_empty());
+        let f = run(r#"auth_model in set("migration-cohort2")"#);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].kind, FindingKind::UnknownSet);
+        assert_eq!(
+            f[0].help.as_deref(),
+            Some(r#"did you mean `set("migration-cohort")`?"#)
+        );
+        assert_eq!(f[0].span, Span::new(18, 37));
+        let f = run(r#"deployment in set("migration-cohort")"#);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].kind, FindingKind::TypeMismatch);
+        // Without declared sets, the help says where to declare one.
+        let f = only(r#"auth_model in set("x")"#, FindingKind::UnknownSet);
+        assert!(f.help.as_deref().is_some_and(|h| h.contains("sets:")));
     }
 
     #[test]

@@ -70,6 +70,9 @@ fn walk(e: &Expr, id: &str, out: &mut BTreeMap<String, Field>) {
             f.uses.insert("list");
             f.values.insert(value.value.clone());
         }
+        ExprKind::InSet { path, .. } => {
+            field(out, path.dotted(), id).uses.insert("string");
+        }
         ExprKind::Text { path, .. } => {
             let f = field(out, path.dotted(), id);
             f.uses.insert("string");

@@ -10,6 +10,7 @@ pub mod references;
 pub mod retired;
 pub mod rules;
 pub mod sections;
+pub mod sets;
 pub mod sources;
 
 use crate::diag::{self, codes, Diagnostic};
@@ -29,6 +30,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(rules::check(cat, graph));
     out.extend(sections::check(cat));
     out.extend(sources::check(cat));
+    out.extend(sets::check(cat));
     out.extend(applies_when::check(cat));
     out.extend(quoting::check(cat));
     diag::normalise(&mut out);

@@ -129,7 +129,7 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                 Err(d) => out.push(d.file(crate::load::config::FILE_NAME).line(line)),
             },
             Err(ds) => out.extend(ds.into_iter().map(|d| {
-                d.under(&codes::COVERAGE_EXPRESSION)
+                crate::select::under(d, &codes::COVERAGE_EXPRESSION)
                     .file(crate::load::config::FILE_NAME)
                     .line(line)
             })),

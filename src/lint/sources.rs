@@ -33,7 +33,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 return ds
                     .into_iter()
                     .map(|d| {
-                        d.under(&codes::SOURCES_EXPRESSION)
+                        crate::select::under(d, &codes::SOURCES_EXPRESSION)
                             .file(config_file)
                             .line(line)
                     })

@@ -31,12 +31,14 @@ pub fn schema(cat: &Catalogue) -> Schema {
     Schema {
         fields,
         baseline_field: None,
+        sets: cat.config.sets.clone(),
     }
 }
 
-/// A check seen as an expression environment. Numbers are compared as their decimal text
-/// (the language has strings and booleans only); absent references read as "".
-pub struct CheckEnv<'c>(pub &'c Check);
+/// A check seen as an expression environment, with the catalogue's named sets. Numbers are
+/// compared as their decimal text (the language has strings and booleans only); absent
+/// references read as "".
+pub struct CheckEnv<'c>(pub &'c Check, pub &'c BTreeMap<String, Vec<String>>);
 
 impl Env for CheckEnv<'_> {
     fn get(&self, path: &str) -> Option<Value> {
@@ -55,5 +57,9 @@ impl Env for CheckEnv<'_> {
             "spec_ref" => s(c.spec_ref().unwrap_or("")),
             _ => None,
         }
+    }
+
+    fn set(&self, name: &str) -> Option<&[String]> {
+        self.1.get(name).map(Vec::as_slice)
     }
 }

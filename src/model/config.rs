@@ -27,6 +27,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "require_sources",
     "docs",
     "claims",
+    "sets",
     "scoring",
     "lint",
     "links",
@@ -88,6 +89,9 @@ pub struct Config {
     #[serde(default)]
     /// Declared claims: statements in documents held to the catalogue.
     pub claims: Vec<ClaimDecl>,
+    /// Named sets of check ids, for `id in set("NAME")` in every `where` (catalogue format, section 7).
+    #[serde(default)]
+    pub sets: BTreeMap<String, Vec<String>>,
     /// The quality score of audit reports; defaults when absent.
     #[serde(default)]
     pub scoring: Option<super::scoring::ScoringConfig>,
@@ -519,6 +523,7 @@ impl Config {
         Some(crate::dsl::Schema {
             fields,
             baseline_field: Some(self.baselines().profile_field),
+            sets: BTreeMap::new(),
         })
     }
 }
