@@ -36,7 +36,7 @@ fn clean_catalogue_is_silent() {
     let (found, code, v) = verify(&f);
     assert_eq!(found, [], "{v:#}");
     assert_eq!(code, 0);
-    assert_eq!(v["summary"]["claims"], 8);
+    assert_eq!(v["summary"]["claims"], 15);
     let (v, code) = f.lint_json();
     assert_eq!(loud(&v), [], "{v:#}");
     assert_eq!(code, 0);
@@ -131,6 +131,49 @@ const MUTATIONS: &[(&str, &str, &str, &str, Found)] = &[
         "applies_when: always",
         &[("AB613", 32), ("AB615", 33)],
     ),
+    (
+        "structure: a numbered heading renumbered (no table row, a row without heading)",
+        "docs/REGELN.md",
+        "## Regel 3 —",
+        "## Regel 5 —",
+        // The heading set against the table, and the README's list against the headings.
+        &[("AB652", 6), ("AB652", 44), ("AB653", 14), ("AB653", 46)],
+    ),
+    (
+        "structure: a numbered list item twice",
+        "README.md",
+        "4. Struktur vor dem Zählen",
+        "3. Struktur vor dem Zählen",
+        &[("AB652", 44), ("AB654", 47)],
+    ),
+    (
+        "structure: a rule-number mention with a range",
+        "README.md",
+        "die Regeln 1 und 2–3;",
+        "die Regeln 1 und 3–4;",
+        &[("AB652", 49), ("AB653", 49)],
+    ),
+    (
+        "vocabulary: a value of the profile schema left out, an unknown one named",
+        "docs/TRANSPORT.md",
+        "`dual` / `HTTP/SSE`",
+        "`dual` / `sse`",
+        &[("AB652", 15), ("AB653", 15)],
+    ),
+    (
+        "literals: a transport no applies_when compares any more",
+        "checks/SCALE-001.md",
+        "applies_when: 'transport == \"dual\" or transport == \"HTTP/SSE\"'",
+        "applies_when: 'transport == \"dual\"'",
+        &[("AB653", 16)],
+    ),
+    (
+        "named set: a check outside the set listed as a member",
+        "README.md",
+        "gehören FID-003 und SEC-001.",
+        "gehören FID-003, FID-004 und SEC-001.",
+        &[("AB615", 50)],
+    ),
 ];
 
 #[test]
@@ -174,5 +217,69 @@ fn a_dead_sibling_link_is_caught() {
     );
     let (v, code) = f.lint_json();
     assert_eq!(loud(&v), [l("AB210", 15)], "{v:#}");
+    assert_eq!(code, 1);
+}
+
+fn config_line(f: &Fixture, needle: &str) -> u64 {
+    f.read("catalogue.yaml")
+        .lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("{needle}")) as u64
+        + 1
+}
+
+#[test]
+fn a_named_set_with_an_unknown_or_retired_id_is_caught_at_its_line() {
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "migrationskohorte: [FID-003, SEC-001]",
+        "migrationskohorte:\n    - FID-030\n    - DRIFT-007",
+    );
+    let (v, code) = f.lint_json();
+    let line = config_line(&f, "- FID-030");
+    assert_eq!(loud(&v), [l("AB650", line), l("AB651", line + 1)], "{v:#}");
+    let retired = loud_in(&v)
+        .into_iter()
+        .find(|d| d["code"] == "AB651")
+        .map(|d| d["message"].as_str().unwrap_or("").to_string())
+        .unwrap_or_default();
+    assert!(retired.contains("FID-006"), "{retired}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn an_unknown_set_name_is_caught_with_a_suggestion() {
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "id in set(\"migrationskohorte\")",
+        "id in set(\"migrationskohort\")",
+    );
+    let (found, code, v) = verify(&f);
+    assert_eq!(
+        found,
+        [l("AB610", config_line(&f, "name: migrationskohorte"))],
+        "{v:#}"
+    );
+    assert!(
+        v.to_string()
+            .contains("did you mean `set(\\\"migrationskohorte\\\")`?"),
+        "{v:#}"
+    );
+    assert_eq!(code, 1);
+    // In `require_coverage` the finding keeps its own code.
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "  - 'category == \"FID\"'",
+        "  - 'id in set(\"migrationskohort\")'",
+    );
+    let (v, code) = f.lint_json();
+    assert_eq!(
+        loud(&v),
+        [l("AB310", config_line(&f, "migrationskohort\")"))],
+        "{v:#}"
+    );
     assert_eq!(code, 1);
 }

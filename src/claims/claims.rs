@@ -66,6 +66,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
     let mut queries = Vec::new();
     let mut exprs = Vec::new();
     let mut versions = Vec::new();
+    let mut failed: BTreeSet<&str> = BTreeSet::new();
     if claim.expect.is_empty() {
         errors.extend(bad(
             "`expect` names no group, so nothing would be checked".into()
@@ -105,14 +106,18 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
         }
         match query::parse(cat, src) {
             Ok(q) => queries.push((group.clone(), q)),
-            Err(e) => errors.extend(bad(format!("group `{group}`: {e}"))),
+            Err(e) => {
+                failed.insert(group.as_str());
+                errors.extend(bad(format!("group `{group}`: {e}")))
+            }
         }
     }
     for group in &claim.strict {
         let ids = queries
             .iter()
             .any(|(g, q): &(String, Query)| g == group && q.kind == Kind::Ids);
-        if !ids && claim.expect.contains_key(group) {
+        // A group whose query failed is reported once, for its query.
+        if !ids && claim.expect.contains_key(group) && !failed.contains(group.as_str()) {
             errors.extend(bad(format!(
                 "`strict` names group `{group}`, which is a count; only an `ids` group is a list"
             )));
@@ -189,6 +194,33 @@ pub(super) fn locate<'c>(
     }
 }
 
+/// A declared document `path` (not a claim's), the byte range of its section `title` (or all of
+/// it) and that section's heading line.
+pub(super) fn locate_in<'c>(
+    cat: &'c Catalogue,
+    path: &str,
+    title: Option<&str>,
+) -> Result<(&'c Document, std::ops::Range<usize>, usize), String> {
+    let Some(doc) = cat.document(path) else {
+        return Err(format!(
+            "document `{path}` could not be read (is it declared under `docs`?)"
+        ));
+    };
+    match title {
+        None => Ok((doc, 0..doc.text.len(), 1)),
+        Some(t) => doc
+            .section(t)
+            .map(|(idx, range)| {
+                (
+                    doc,
+                    range,
+                    doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
+                )
+            })
+            .ok_or_else(|| format!("`{path}` has no heading \"{t}\"")),
+    }
+}
+
 /// What is wrong with a claim's pattern, queries and expressions, read without its document
 /// (the examples of the format reference are held to this).
 pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
@@ -200,6 +232,9 @@ pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     }
     if let Some(table) = &claim.table {
         return super::table::problems(cat, table);
+    }
+    if let Some(m) = &claim.members {
+        return super::members::problems(claim, m);
     }
     if !claim.require.is_empty() {
         return super::require::problems(cat, claim);
@@ -256,6 +291,9 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
     }
     if let Some(table) = &claim.table {
         return super::table::check(cat, claim, table, memo);
+    }
+    if let Some(m) = &claim.members {
+        return super::members::check(cat, claim, m);
     }
     let c = match compile(cat, claim) {
         Ok(c) => c,

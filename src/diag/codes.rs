@@ -462,6 +462,15 @@ codes! {
     SET_ID_RETIRED = "AB651", "set-id-retired", Error,
         "A named set in catalogue.yaml (`sets:`) names a retired id; `in set(…)` would never select it.",
         "Name the retired check's successor instead, or remove the id from the set.";
+    CLAIM_SET_MISSING = "AB652", "claim-set-member-missing", Error,
+        "A set claim's document does not name a member of the set it is held against (a rule without its heading, a vocabulary value the prose leaves out).",
+        "Add the member to the document, or correct the claim's `equals` if the document lists something else.";
+    CLAIM_SET_EXTRA = "AB653", "claim-set-member-unknown", Error,
+        "A set claim's document names a member the set it is held against does not have (a heading for a rule without a table row, a vocabulary value the schema does not know).",
+        "Remove or correct the member in the document, or add it to the catalogue.";
+    CLAIM_SET_REPEATED = "AB654", "claim-set-member-repeated", Error,
+        "A set claim's document names one member twice (two headings for one rule, a value listed twice).",
+        "Remove the second mention, or correct its number.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

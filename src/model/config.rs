@@ -366,6 +366,19 @@ pub struct ClaimDecl {
     /// Body requirements for a selection of checks, no document: each selected check has the sections and a line matching the pattern.
     #[serde(default)]
     pub require: Vec<RequireDecl>,
+    /// A set claim: what the document enumerates (headings, a list, rule-number mentions, a split list) held as a set against the catalogue or another document.
+    #[serde(default)]
+    pub members: Option<MembersDecl>,
+}
+
+/// A set claim (`members:`): a reading of the claim's document and the set it must equal.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MembersDecl {
+    /// How the document is read: `headings("REGEX")`, `list`, `mentions("REGEX")`, `bullets`, or `split("SEPARATOR")` over the claim's pattern.
+    pub read: String,
+    /// The set it must equal: `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`, or a reading `in "DOC" [section "TITLE"]`.
+    pub equals: String,
 }
 
 /// One body requirement of a claim (`require:`).
