@@ -26,10 +26,7 @@ pub fn read(keyword: &Regex, text: &str) -> Vec<Mention> {
             continue;
         };
         at = first;
-        loop {
-            let Some((lo, after_lo)) = number(text, at) else {
-                break;
-            };
+        while let Some((lo, after_lo)) = number(text, at) {
             let start = at;
             let mut end = after_lo;
             let mut hi = lo;
@@ -143,7 +140,7 @@ mod tests {
         assert_eq!(numbers("Regel 2 und die Tabelle 5"), [2]);
         assert_eq!(numbers("Regelwerk 5"), Vec::<u64>::new());
         assert_eq!(numbers("Regeln: 5"), Vec::<u64>::new());
-        assert_eq!(numbers("rules 2026-2030000"), [2026, 2030000]);
+        assert_eq!(numbers("rules 2026-3030"), [2026, 3030]);
     }
 
     #[test]
