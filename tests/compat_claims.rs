@@ -283,3 +283,64 @@ fn an_unknown_set_name_is_caught_with_a_suggestion() {
     );
     assert_eq!(code, 1);
 }
+
+#[test]
+fn a_new_file_under_a_document_glob_that_no_claim_reads_is_caught() {
+    let f = Fixture::new("compat-de-claims");
+    f.write(
+        "docs/NEU.md",
+        "# Neu\n\nNoch ohne Aussage über den Katalog.\n",
+    );
+    let (found, code, v) = verify(&f);
+    assert_eq!(found, [l("AB655", config_line(&f, "docs: ["))], "{v:#}");
+    assert!(v.to_string().contains("docs/NEU.md"), "{v:#}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_claim_over_a_glob_holds_every_match_and_names_the_file() {
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "  - name: erlaeuterte-regeln\n    doc: docs/REGELN.md",
+        "  - name: erlaeuterte-regeln\n    doc: \"docs/REGELN*.md\"",
+    );
+    // The clean twin: one match, the same as before.
+    let (found, code, v) = verify(&f);
+    assert_eq!(found, [], "{v:#}");
+    assert_eq!(code, 0);
+    f.write(
+        "docs/REGELN-KURZ.md",
+        "# Kurzfassung\n\nIn Kürze: die Regeln 1 und 2–3.\n",
+    );
+    let (found, code, v) = verify(&f);
+    assert_eq!(found, [l("AB652", 3)], "{v:#}");
+    let d = &loud_in(&v)[0];
+    assert_eq!(d["file"], "docs/REGELN-KURZ.md", "{v:#}");
+    assert!(d["message"].as_str().unwrap_or("").contains("`4`"), "{v:#}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_glob_that_matches_nothing_or_leaves_the_repository_is_caught() {
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "docs: [README.md, \"docs/*.md\"]",
+        "docs: [README.md, \"docs/*.md\", \"handbuch/*.md\"]",
+    );
+    let (found, code, v) = verify(&f);
+    assert_eq!(found, [l("AB656", config_line(&f, "docs: ["))], "{v:#}");
+    assert_eq!(code, 1);
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "docs: [README.md, \"docs/*.md\"]",
+        "docs: [README.md, \"docs/*.md\", \"../*.md\"]",
+    );
+    let (found, _, v) = verify(&f);
+    assert!(
+        found.contains(&l("AB010", config_line(&f, "docs: ["))),
+        "{v:#}"
+    );
+}

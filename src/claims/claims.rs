@@ -21,7 +21,17 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let memo = super::memo::Memo::default();
     for claim in &cat.config.claims {
-        out.extend(check_one(cat, claim, &memo));
+        // A claim over a glob holds every file it matched (none: `globs` reports it).
+        match cat.config.doc_globs.get(&claim.doc) {
+            Some(files) => {
+                for f in files {
+                    let mut one = claim.clone();
+                    one.doc = f.clone();
+                    out.extend(check_one(cat, &one, &memo));
+                }
+            }
+            None => out.extend(check_one(cat, claim, &memo)),
+        }
     }
     out
 }

@@ -7,6 +7,7 @@ pub mod arith;
 pub mod claims;
 pub mod docs;
 pub mod elsewhere;
+pub mod globs;
 pub mod members;
 pub mod memo;
 pub mod mentions;
@@ -38,6 +39,7 @@ pub fn verify(cat: &Catalogue, graph: &Graph, templates: &Templates) -> Vec<Diag
         .help(codes::COMPATIBILITY_MODE.help)];
     }
     let mut out = docs::check(cat, graph);
+    out.extend(globs::check(cat));
     out.extend(claims::check(cat));
     let state = regions_of(cat, templates);
     out.extend(state.problems);

@@ -471,6 +471,12 @@ codes! {
     CLAIM_SET_REPEATED = "AB654", "claim-set-member-repeated", Error,
         "A set claim's document names one member twice (two headings for one rule, a value listed twice).",
         "Remove the second mention, or correct its number.";
+    DOC_GLOB_UNCOVERED = "AB655", "doc-glob-uncovered", Error,
+        "A file matches a document glob of `docs:`, but no claim reads it: a new README or guide would go unchecked.",
+        "Declare a claim for the file (a claim's `doc` may be the same glob), or narrow the glob.";
+    DOC_GLOB = "AB656", "doc-glob-matches", Error,
+        "A document glob in catalogue.yaml matches no file (or more files than auditbook reads), so what it was meant to cover goes unchecked.",
+        "Correct the glob, or remove it if the documents are gone.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

@@ -137,7 +137,9 @@ pub fn load(
     // Claim findings find their line in the text under the configuration's name.
     sources.insert(config::FILE_NAME.to_string(), shared);
     let mut documents = Vec::new();
-    let mut document_diagnostics = Vec::new();
+    let mut document_diagnostics = super::doc_globs::expand(&dir, &fence, &mut all);
+    config.docs = all.docs.clone();
+    config.doc_globs = all.doc_globs.clone();
     for path in docs::declared(&all) {
         match docs::load(&dir, &fence, &path, &ids, None) {
             Ok((d, notes)) => {

@@ -14,14 +14,16 @@ pub fn declared(config: &Config) -> Vec<String> {
     if let Some(rules) = &config.rules {
         paths.extend(rules.tables.iter().map(|t| t.doc.clone()));
     }
-    // A policy claim (`holds`) reads no document.
-    paths.extend(
-        config
-            .claims
-            .iter()
-            .filter(|c| !c.doc.is_empty())
-            .map(|c| c.doc.clone()),
-    );
+    // A policy claim (`holds`) reads no document; a glob reads the files it matched.
+    for c in config.claims.iter().filter(|c| !c.doc.is_empty()) {
+        match config.doc_globs.get(&c.doc) {
+            Some(m) => paths.extend(m.iter().cloned()),
+            None if super::doc_globs::is_glob(&c.doc) => {}
+            None => {
+                paths.insert(c.doc.clone());
+            }
+        }
+    }
     paths.into_iter().collect()
 }
 

@@ -8,6 +8,7 @@ pub mod claims_file;
 pub mod config;
 pub mod confine;
 pub mod data_file;
+pub mod doc_globs;
 pub mod docs;
 pub mod frontmatter;
 pub mod link_dest;
@@ -320,6 +321,9 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
 
     let mut documents = Vec::new();
     let mut document_diagnostics = Vec::new();
+    if options.documents {
+        document_diagnostics.extend(doc_globs::expand(root, &fence, &mut config));
+    }
     let wanted = if options.documents {
         docs::declared(&config)
     } else {

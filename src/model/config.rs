@@ -111,6 +111,11 @@ pub struct Config {
     #[serde(skip)]
     #[schemars(skip)]
     pub positions: KeyLines,
+    /// Each document glob of `docs` and of the claims' `doc` (`README*.md`) and the files it
+    /// matched when the catalogue was loaded (`docs` itself then lists the files).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub doc_globs: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
