@@ -11,6 +11,7 @@ mod documents;
 mod expectations;
 mod expressions;
 mod files;
+mod forms;
 mod frontmatter;
 mod probing;
 mod references;
@@ -270,6 +271,7 @@ pub fn all() -> impl Iterator<Item = &'static Explanation> {
         documents::ROWS,
         probing::ROWS,
         expectations::ROWS,
+        forms::ROWS,
     ]
     .into_iter()
     .flatten()
