@@ -121,8 +121,11 @@ fn examples_parse() {
                 assert!(d.is_empty(), "line {line}: {d:?}");
                 // Every claim's pattern, queries and expressions, against a catalogue with the
                 // categories and fields the examples name.
+                // An example's named sets are those it declares.
+                let mut with_sets = claim_catalogue.clone();
+                with_sets.config.sets = config.sets.clone();
                 for claim in &config.claims {
-                    let p = auditbook::claims::claims::problems(&claim_catalogue, claim);
+                    let p = auditbook::claims::claims::problems(&with_sets, claim);
                     assert!(p.is_empty(), "line {line}: claim `{}`: {p:?}", claim.name);
                     claims += 1;
                 }
