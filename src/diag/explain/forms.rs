@@ -50,10 +50,10 @@ const HANDBUCH: (&str, Edit) = file(
 );
 const README: (&str, Edit) = file("README.md", "# Beispielkatalog\n");
 
-pub static ROWS: &[Explanation] = &[
-    ex(
-        "AB310",
-        "`id in set(\"NAME\")` tests whether a check belongs to a named set of catalogue.yaml \
+/// After the expression codes: an unknown set is an expression finding.
+pub static EXPRESSION_ROWS: &[Explanation] = &[ex(
+    "AB310",
+    "`id in set(\"NAME\")` tests whether a check belongs to a named set of catalogue.yaml \
 (`sets:`), in every `where` — `require_coverage`, `require_sources`, claims, `list --where`. A \
 set name that is not declared would otherwise select nothing, and a requirement over it would \
 hold for no check at all.
@@ -61,23 +61,25 @@ hold for no check at all.
 The finding names the set and, when one is close, the declared set that was probably meant.
 
 Correct the name, or declare the set under `sets:`.",
-        over(
-            &[
-                cat_add(SETS_COVERAGE),
-                cat_add("require_coverage:\n  - 'id in set(\"pilott\")'\n"),
-                RULES_DOC,
-            ],
-            LINT,
-        ),
-        over(
-            &[
-                cat_add(SETS_COVERAGE),
-                cat_add("require_coverage:\n  - 'id in set(\"pilot\")'\n"),
-                RULES_DOC,
-            ],
-            LINT,
-        ),
+    over(
+        &[
+            cat_add(SETS_COVERAGE),
+            cat_add("require_coverage:\n  - 'id in set(\"pilott\")'\n"),
+            RULES_DOC,
+        ],
+        LINT,
     ),
+    over(
+        &[
+            cat_add(SETS_COVERAGE),
+            cat_add("require_coverage:\n  - 'id in set(\"pilot\")'\n"),
+            RULES_DOC,
+        ],
+        LINT,
+    ),
+)];
+
+pub static ROWS: &[Explanation] = &[
     ex(
         "AB650",
         "A named set (`sets:` in catalogue.yaml) lists check ids that `id in set(\"NAME\")` \

@@ -266,12 +266,13 @@ pub fn all() -> impl Iterator<Item = &'static Explanation> {
         frontmatter::ROWS,
         references::ROWS,
         expressions::ROWS,
+        forms::EXPRESSION_ROWS,
         retired_rules::ROWS,
         audits::ROWS,
         documents::ROWS,
+        forms::ROWS,
         probing::ROWS,
         expectations::ROWS,
-        forms::ROWS,
     ]
     .into_iter()
     .flatten()
