@@ -210,6 +210,9 @@ codes! {
     EXPR_BASELINE = "AB309", "expression-reads-baseline", Error,
         "The expression reads the spec-baseline field, which has its own gate.",
         "Use spec_baseline on the check instead.";
+    VOCABULARY_VALUE_DEAD = "AB310", "vocabulary-value-dead", Note,
+        "A value of a closed vocabulary in the profile schema is compared by no check's applies_when although other values of the field are: a profile that picks it fails every `==` test of the field, so it may silently lose checks.",
+        "Compare the value in the applies_when of the checks it should select, remove it from the vocabulary, or accept it in lint.allow with the reason it selects nothing.";
     // AB4xx — retired ids, rules, coverage
     RETIRED_REUSED = "AB401", "retired-id-reused", Error,
         "A check file uses a retired id: retired numbers are burned and never reused.",
@@ -293,6 +296,9 @@ codes! {
     PORTFOLIO_INVALID = "AB510", "portfolio-invalid", Error,
         "A portfolio file is not a list of servers with a name and a profile each.",
         "Write `servers: [{name: N, profile: FILE-or-mapping, results: FILE}]` with unique names.";
+    PORTFOLIO_UNKNOWN_KEY = "AB511", "portfolio-unknown-key", Note,
+        "A server entry of a portfolio holds a key auditbook does not read (a key for other tooling, or a misspelt one); the entry is audited without it.",
+        "Keep it if other tooling reads it; otherwise correct the spelling (the keys of an entry: name, profile, results, waivers, url, stdio, repo, path, ignore).";
     RESULTS_INVALID = "AB520", "results-invalid", Error,
         "A results file is not valid YAML or JSON, or a result does not have the shape of section 5.",
         "Write `results: {ID: {status: S, evidence: [..], gaps: [..]}}`, optionally with `audit_meta`.";

@@ -11,6 +11,7 @@ pub mod retired;
 pub mod rules;
 pub mod sections;
 pub mod sources;
+pub mod vocabulary;
 
 use crate::diag::{self, codes, Diagnostic};
 use crate::graph::Graph;
@@ -31,6 +32,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(sources::check(cat));
     out.extend(applies_when::check(cat));
     out.extend(quoting::check(cat));
+    out.extend(vocabulary::check(cat));
     diag::normalise(&mut out);
     out
 }
