@@ -201,6 +201,41 @@ fn a_portfolio_with_source_keys_keeps_its_verdicts_and_shows_the_sources() {
     );
 }
 
+/// `audit --server` over an entry with a key for other tooling: the key is noted, the verdict
+/// is the one the results give, not `incomplete`.
+#[test]
+fn a_key_for_other_tooling_does_not_make_audit_server_incomplete() {
+    let f = Fixture::shipped();
+    let portfolio = f.dir.path().join("examples/portfolio.yaml");
+    let text = std::fs::read_to_string(&portfolio).unwrap();
+    std::fs::write(
+        &portfolio,
+        text.replace(
+            "{name: amtsblatt-mcp, ",
+            "{name: amtsblatt-mcp, betreuer: Team, ",
+        ),
+    )
+    .unwrap();
+    let out = f
+        .cmd()
+        .args([
+            "audit",
+            portfolio.to_str().unwrap(),
+            "--server",
+            "amtsblatt-mcp",
+        ])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "production-ready", "{v:#}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("AB511") && !stderr.contains("AB510"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_portfolio_without_source_keys_has_no_sources_section() {
     let f = Fixture::shipped();
