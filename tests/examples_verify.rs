@@ -324,6 +324,7 @@ fn a_vocabulary_value_no_expression_compares_is_noted_at_its_declaration() {
 #[test]
 fn every_form_of_comparison_keeps_a_value_alive() {
     for (what, expr) in [
+        // `!=` names one value and selects every other: no value is left behind.
         ("`!=`", r#"'transport != "stdio-only"'"#),
         (
             "`==` of every value",
@@ -346,19 +347,28 @@ fn every_form_of_comparison_keeps_a_value_alive() {
         );
         let (v, _) = f.lint_json();
         let dead = dead_values(&v);
-        // `!=` names only stdio-only; the other two are still never compared.
-        if what == "`!=`" {
-            assert_eq!(dead.len(), 1, "{what}: {v:#}");
-            assert!(
-                dead[0].1.contains("`dual`, `HTTP/SSE`"),
-                "{what}: {}",
-                dead[0].1
-            );
-            assert!(!dead[0].1.contains("`stdio-only`"), "{what}: {}", dead[0].1);
-        } else {
-            assert_eq!(dead, [], "{what}: {v:#}");
-        }
+        assert_eq!(dead, [], "{what}: {v:#}");
     }
+}
+
+#[test]
+fn a_list_field_is_left_alone() {
+    // `deployment.includes("Railway")` selects one entry; `local-stdio` and `Kubernetes` are
+    // never compared, but a list entry takes nothing away from the others.
+    let f = Fixture::new("compat-de-claims");
+    f.edit(
+        "catalogue.yaml",
+        "    transport: {type: string, values: [stdio-only, dual, HTTP/SSE]}\n",
+        "    transport: {type: string, values: [stdio-only, dual, HTTP/SSE]}\n    deployment: {type: list, values: [local-stdio, Railway, Kubernetes], required: false}\n",
+    );
+    f.edit(
+        "checks/SCALE-001.md",
+        r#"'transport == "dual" or transport == "HTTP/SSE"'"#,
+        r#"'transport != "stdio-only" or deployment.includes("Railway")'"#,
+    );
+    let (v, _) = f.lint_json();
+    assert!(findings_in(&v, "AB301").is_empty(), "{v:#}");
+    assert_eq!(dead_values(&v), [], "{v:#}");
 }
 
 #[test]

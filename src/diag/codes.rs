@@ -211,7 +211,7 @@ codes! {
         "The expression reads the spec-baseline field, which has its own gate.",
         "Use spec_baseline on the check instead.";
     VOCABULARY_VALUE_DEAD = "AB310", "vocabulary-value-dead", Note,
-        "A value of a closed vocabulary in the profile schema is compared by no check's applies_when although other values of the field are: a profile that picks it fails every `==` test of the field, so it may silently lose checks.",
+        "A value of a closed vocabulary of a string field in the profile schema is compared by no check's applies_when, while checks select other values of the field: a profile that picks it may silently lose those checks.",
         "Compare the value in the applies_when of the checks it should select, remove it from the vocabulary, or accept it in lint.allow with the reason it selects nothing.";
     // AB4xx — retired ids, rules, coverage
     RETIRED_REUSED = "AB401", "retired-id-reused", Error,

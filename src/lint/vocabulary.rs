@@ -1,20 +1,24 @@
-//! Dead vocabulary values: a value of a closed vocabulary in the profile schema that no check's
-//! applies_when compares, in a field other values of which are compared. A server whose
-//! profile picks it fails every `==` test of the field, so the value can quietly shrink its
-//! audit — the class of mistake of a transport spelt `HTTP` that no check compares.
+//! Dead vocabulary values: a value of a closed vocabulary of a single-valued (string) profile
+//! field that no check's applies_when compares, while some check selects other values of the
+//! field (`==` or a string test). A server whose profile picks it fails every such test, so the
+//! value can quietly shrink its audit — the class of mistake of a transport spelt `HTTP` that
+//! no check compares.
+//!
+//! A field tested only with `!=` selects every value it does not name, so none shrinks an
+//! audit. A list field is left alone: its entries add up, and an entry no check selects takes
+//! nothing away from what the profile's other entries select.
 //!
 //! A note, not a warning: a vocabulary also records what servers honestly say, and a value
 //! can rightly select nothing of its own (`stdio-only` where every check asks for HTTP); the
 //! engine cannot tell intent, so it states the fact and leaves the judgement to the reader.
 //!
-//! A value counts as compared when an expression names it with `==` or `!=`, with `includes`,
-//! or satisfies a string test on the field (`starts_with`, `ends_with`, `contains`,
-//! `matches`). A field compared with another field counts every value of both as compared;
-//! the values a derived field is read from (`derived.any_other_than`) count too; the baseline
-//! field is read by the baseline gate, not by expressions, and is left alone.
+//! A value counts as compared when an expression names it with `==` or `!=`, or satisfies a
+//! string test on the field (`starts_with`, `ends_with`, `contains`, `matches`). A field
+//! compared with another field counts every value of both as compared; the baseline field is
+//! read by the baseline gate, not by expressions, and is left alone.
 
 use crate::diag::{codes, Diagnostic};
-use crate::dsl::{self, Expr, ExprKind, Operand, TextOp};
+use crate::dsl::{self, CmpOp, Expr, ExprKind, Operand, TextOp};
 use crate::model::Catalogue;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,6 +29,8 @@ struct Uses {
     literals: BTreeSet<String>,
     tests: Vec<(TextOp, String)>,
     whole: bool,
+    /// Some test selects values of the field (`==`, `includes` or a string test).
+    selects: bool,
 }
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
@@ -54,15 +60,19 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let baseline = cat.config.baselines().profile_field;
     let mut out = Vec::new();
     for (field, f) in &decl.fields {
-        let Some(values) = f.values.as_ref().filter(|_| !f.open) else {
+        let Some(values) = f
+            .values
+            .as_ref()
+            .filter(|_| !f.open && f.ty == dsl::FieldType::String)
+        else {
             continue;
         };
         if *field == baseline {
             continue;
         }
         // A field no expression reads has no dead values, only no use; one compared with
-        // another field may take any value.
-        let Some(u) = uses.get(field).filter(|u| !u.whole) else {
+        // another field may take any value; one only excluded from (`!=`) loses nothing.
+        let Some(u) = uses.get(field).filter(|u| !u.whole && u.selects) else {
             continue;
         };
         let dead: Vec<&str> = values
@@ -82,7 +92,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
             Diagnostic::new(
                 &codes::VOCABULARY_VALUE_DEAD,
                 format!(
-                    "profile field `{field}` declares the {noun} {}, which no check's applies_when compares: a profile that picks one fails every `==` test of `{field}` and passes every `!=`",
+                    "profile field `{field}` declares the {noun} {}, which no check's applies_when compares: a profile that picks one is selected by none of the checks that select other values of `{field}`",
                     listed.join(", ")
                 ),
             )
@@ -119,15 +129,18 @@ fn collect(expr: &Expr, uses: &mut BTreeMap<String, Uses>) {
             ExprKind::Includes { path, value } => {
                 let u = uses.entry(path.dotted()).or_default();
                 u.literals.insert(value.value.clone());
+                u.selects = true;
             }
             ExprKind::Text { path, op, value } => {
                 let u = uses.entry(path.dotted()).or_default();
                 u.tests.push((*op, value.value.clone()));
+                u.selects = true;
             }
-            ExprKind::Compare { left, right, .. } => match (left, right) {
+            ExprKind::Compare { left, op, right } => match (left, right) {
                 (Operand::Path(p), Operand::Str(s)) | (Operand::Str(s), Operand::Path(p)) => {
                     let u = uses.entry(p.dotted()).or_default();
                     u.literals.insert(s.value.clone());
+                    u.selects |= *op == CmpOp::Eq;
                 }
                 (Operand::Path(a), Operand::Path(b)) => {
                     uses.entry(a.dotted()).or_default().whole = true;
@@ -152,10 +165,12 @@ mod tests {
     #[test]
     fn every_comparison_form_counts() {
         let u = uses_of(
-            r#"transport != "stdio-only" or (deployment includes "Railway" and auth_model starts_with "OAuth")"#,
+            r#"transport != "stdio-only" or (deployment.includes("Railway") and auth_model starts_with "OAuth")"#,
         );
         assert!(compared(&u["transport"], "stdio-only"));
         assert!(!compared(&u["transport"], "dual"));
+        assert!(!u["transport"].selects, "`!=` only excludes");
+        assert!(u["deployment"].selects && u["auth_model"].selects);
         assert!(compared(&u["deployment"], "Railway"));
         assert!(compared(&u["auth_model"], "OAuth-Proxy"));
         assert!(!compared(&u["auth_model"], "OIDC"));

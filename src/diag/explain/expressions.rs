@@ -164,15 +164,17 @@ dedicated gate compares it with the profile's revision field. Reading that field
     ex(
         "AB310",
         "A closed vocabulary in the profile schema lists every value a profile may give a \
-field. When the checks compare some values of a field but never one of them, a profile that \
-picks that value fails every `==` test of the field and passes every `!=`: it is audited as if \
-it had picked nothing in particular, and no finding says so. A value added to the vocabulary \
-without the checks that should select it quietly shrinks every audit of a server that uses it.
+field. When checks select some values of a string field (`==`, a string test) but nothing \
+compares one of them, a profile that picks that value is selected by none of those checks, \
+and no finding says so. A value added to the vocabulary without the checks that should select \
+it quietly shrinks every audit of a server that uses it.
 
-A value counts as compared when an expression names it with `==`, `!=` or `includes`, or \
-satisfies a string test of the field (`starts_with`, `ends_with`, `contains`, `matches`). A \
-field no expression reads is left alone, so is one compared with another field, the baseline \
-field (the baseline gate reads it) and the values a derived field is read from.
+A value counts as compared when an expression names it (`==`, `!=`) or it satisfies a string \
+test of the field (`starts_with`, `ends_with`, `contains`, `matches`). Left alone: a field no \
+expression reads, one only excluded from (`!=` selects every value it does not name), one \
+compared with another field, list fields (their entries add up, an unselected entry takes \
+nothing away), the baseline field (the baseline gate reads it) and the values a derived field \
+is read from.
 
 It is a note: a value can rightly select nothing of its own (`stdio-only` where every check \
 asks for HTTP), and only the maintainers know which. Compare it where it should select \
