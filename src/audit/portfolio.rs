@@ -1,7 +1,11 @@
 //! A portfolio: many servers (`servers: [{name, profile, results?, url?, stdio?}]`, profile
 //! inline or a path relative to the portfolio file) audited against one catalogue, summarised as
 //! one matrix of servers × categories. `url` or `stdio` says where `probe --portfolio` finds the
-//! server; `audit` and `portfolio` do not read them.
+//! server; `audit` and `portfolio` do not read them. `repo` and `path` say where the server's
+//! source lives (its repository and the folder of its manifest in a checkout) and `ignore`
+//! the folders of a checkout that are no server: facts a portfolio keeps for its own tooling,
+//! carried into the report, never opened. Any other key of an entry is a note, so a portfolio
+//! written for other tooling still audits.
 
 use super::profile::{self, Checked, Source};
 use super::unknown_keys;
@@ -15,8 +19,10 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub const SERVER_KEYS: &[&str] = &["name", "profile", "results", "waivers", "url", "stdio"];
-pub const TOP_KEYS: &[&str] = &["servers", "name", "description"];
+pub const SERVER_KEYS: &[&str] = &[
+    "name", "profile", "results", "waivers", "url", "stdio", "repo", "path", "ignore",
+];
+pub const TOP_KEYS: &[&str] = &["servers", "name", "description", "ignore"];
 
 /// Whether a data file is a portfolio rather than a profile.
 pub fn looks_like(v: &Json) -> bool {
@@ -43,6 +49,28 @@ pub struct ServerEntry {
     pub waivers: Option<(PathBuf, String)>,
     /// Where `probe --portfolio` finds the server: a Streamable HTTP URL or a stdio command.
     pub target: Option<ServerTarget>,
+    /// The server's source: its repository (`repo`) and the folder of its manifest in a
+    /// checkout of it (`path`).
+    pub source: ServerSource,
+}
+
+/// Where a server's source lives, as its portfolio entry says; carried into the report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ServerSource {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Folders of the checkout that are no server (glob patterns), the entry's and the
+    /// portfolio's own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<String>,
+}
+
+impl ServerSource {
+    pub fn is_empty(&self) -> bool {
+        self.repo.is_none() && self.path.is_none() && self.ignore.is_empty()
+    }
 }
 
 /// The `url` or `stdio` of a server entry.
@@ -56,6 +84,8 @@ pub struct Portfolio {
     pub file: DataFile,
     pub servers: Vec<ServerEntry>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Top-level `ignore`: folders of every checkout that are no server.
+    pub ignore: Vec<String>,
 }
 
 /// `rel` as seen from the directory of `base` (both as opened and as shown). A portfolio names
@@ -92,12 +122,14 @@ impl Portfolio {
     pub fn parse(file: DataFile) -> Portfolio {
         let mut diags = Vec::new();
         let mut servers = Vec::new();
+        let mut ignore = Vec::new();
         let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
         match &file.value {
             Json::Object(top) => {
                 for (k, hint) in unknown_keys(top, TOP_KEYS, codes::PORTFOLIO_INVALID.help) {
                     diags.push(bad(k, format!("unknown key `{k}` in the portfolio")).help(hint));
                 }
+                ignore = strings(&file, "ignore", top.get("ignore"), &mut diags);
                 match top.get("servers") {
                     Some(Json::Array(items)) => {
                         for (i, item) in items.iter().enumerate() {
@@ -114,10 +146,14 @@ impl Portfolio {
             }
             _ => diags.push(bad("", "a portfolio is a mapping with `servers`".into())),
         }
+        for s in &mut servers {
+            s.source.ignore.extend(ignore.iter().cloned());
+        }
         Portfolio {
             file,
             servers,
             diagnostics: diags,
+            ignore,
         }
     }
 
@@ -233,11 +269,13 @@ fn entry(
         ));
         return None;
     };
-    for (k, hint) in unknown_keys(m, SERVER_KEYS, codes::PORTFOLIO_INVALID.help) {
+    // A key for other tooling costs nothing: noted, never a reason to reject the entry.
+    for (k, hint) in unknown_keys(m, SERVER_KEYS, codes::PORTFOLIO_UNKNOWN_KEY.help) {
         diags.push(
-            bad(
+            file.at(
+                &codes::PORTFOLIO_UNKNOWN_KEY,
                 &format!("{here}.{k}"),
-                format!("unknown key `{k}` in server {}", i + 1),
+                format!("unknown key `{k}` in server {} is not read", i + 1),
             )
             .help(hint),
         );
@@ -293,6 +331,22 @@ fn entry(
     let results = path_of("results", "results");
     let waivers = path_of("waivers", "waivers");
     let target = server_target(file, &here, &name, m, diags);
+    let text = |key: &str, diags: &mut Vec<Diagnostic>| match m.get(key) {
+        None | Some(Json::Null) => None,
+        Some(Json::String(v)) if !v.trim().is_empty() => Some(v.clone()),
+        Some(_) => {
+            diags.push(bad(
+                &format!("{here}.{key}"),
+                format!("`{key}` of `{name}` must be a non-empty string"),
+            ));
+            None
+        }
+    };
+    let source = ServerSource {
+        repo: text("repo", diags),
+        path: text("path", diags),
+        ignore: strings(file, &format!("{here}.ignore"), m.get("ignore"), diags),
+    };
     Some(ServerEntry {
         name,
         index: i,
@@ -300,7 +354,35 @@ fn entry(
         results,
         waivers,
         target,
+        source,
     })
+}
+
+/// An `ignore` value: a list of non-empty strings (one string is a list of one).
+fn strings(
+    file: &DataFile,
+    key: &str,
+    v: Option<&Json>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    match v {
+        None | Some(Json::Null) => {}
+        Some(Json::String(s)) if !s.trim().is_empty() => out.push(s.clone()),
+        Some(Json::Array(items))
+            if items
+                .iter()
+                .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
+        {
+            out.extend(items.iter().filter_map(Json::as_str).map(str::to_string));
+        }
+        Some(_) => diags.push(file.at(
+            &codes::PORTFOLIO_INVALID,
+            key,
+            format!("`{key}` must be a list of folder patterns (strings)"),
+        )),
+    }
+    out
 }
 
 /// `url` or `stdio`, each a non-empty string, never both.
@@ -348,6 +430,10 @@ pub struct ServerRow {
     pub name: String,
     pub profile: String,
     pub results: Option<String>,
+    /// Where the server's source lives (`repo`, `path`, `ignore` of its entry); absent when
+    /// the entry names none.
+    #[serde(skip_serializing_if = "ServerSource::is_empty")]
+    pub source: ServerSource,
     pub verdict: Verdict,
     /// `None` while the score is provisional (too few checks scored) or nothing was audited.
     pub score: Option<super::score::Points>,
@@ -378,6 +464,9 @@ pub struct Matrix {
     pub servers: Vec<ServerRow>,
     /// Servers per verdict, every verdict listed.
     pub verdicts: serde_json::Map<String, Json>,
+    /// Whether any server's entry names its source (`repo`, `path`, `ignore`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub any_source: bool,
 }
 
 /// Audit every server of the portfolio. Diagnostics of every input come back with the matrix,
@@ -467,6 +556,7 @@ pub fn matrix(
             name: s.name.clone(),
             profile: checked.profile.source.shown.clone(),
             results: results.as_ref().map(|f| f.shown.clone()),
+            source: s.source.clone(),
             verdict: run.audit.verdict,
             score: score.value,
             provisional_score: score.provisional_score,
@@ -513,6 +603,7 @@ pub fn matrix(
                 })
                 .collect(),
             severities,
+            any_source: servers.iter().any(|s| !s.source.is_empty()),
             servers,
             verdicts,
         },
@@ -567,6 +658,7 @@ fn empty_row(
             ProfileRef::Refused(_) => "(refused)".into(),
         },
         results: s.results.as_ref().map(|(_, shown)| shown.clone()),
+        source: s.source.clone(),
         verdict: Verdict::Incomplete,
         score: None,
         provisional_score: None,

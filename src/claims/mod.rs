@@ -41,6 +41,7 @@ pub fn verify(cat: &Catalogue, graph: &Graph, templates: &Templates) -> Vec<Diag
     let mut out = docs::check(cat, graph);
     out.extend(globs::check(cat));
     out.extend(claims::check(cat));
+    out.extend(crate::audit::examples::check(cat));
     let state = regions_of(cat, templates);
     out.extend(state.problems);
     for s in state.regions {

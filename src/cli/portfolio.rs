@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct PortfolioArgs {
-    /// The portfolio file: `servers: [{name, profile, results?, waivers?}]`
+    /// The portfolio file: `servers: [{name, profile, results?, waivers?, repo?, path?, ignore?}]`
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Resolve results files against DIR; a server without `results` uses DIR/NAME.results.yaml
@@ -148,5 +148,26 @@ fn human(m: &Matrix) -> String {
             out.push_str(&format!("  {}: {r}\n", s.name));
         }
     }
+    if m.any_source {
+        out.push_str("\nSources:\n");
+        for s in m.servers.iter().filter(|s| !s.source.is_empty()) {
+            out.push_str(&format!("  {}: {}\n", s.name, source_line(&s.source)));
+        }
+    }
     out
+}
+
+/// `https://…/repo, path sub, ignoring examples, tests/fixtures/*`
+pub fn source_line(s: &crate::audit::portfolio::ServerSource) -> String {
+    let mut parts = Vec::new();
+    if let Some(r) = &s.repo {
+        parts.push(r.clone());
+    }
+    if let Some(p) = &s.path {
+        parts.push(format!("path {p}"));
+    }
+    if !s.ignore.is_empty() {
+        parts.push(format!("ignoring {}", s.ignore.join(", ")));
+    }
+    parts.join(", ")
 }

@@ -213,6 +213,9 @@ codes! {
     EXPR_UNKNOWN_SET = "AB310", "expression-unknown-set", Error,
         "An expression tests membership in a set (`id in set(\"NAME\")`) that catalogue.yaml's `sets:` does not declare.",
         "Correct the set's name, or declare the set under `sets:` in catalogue.yaml.";
+    VOCABULARY_VALUE_DEAD = "AB311", "vocabulary-value-dead", Note,
+        "A value of a closed vocabulary of a string field in the profile schema is compared by no check's applies_when, while checks select other values of the field: a profile that picks it may silently lose those checks.",
+        "Compare the value in the applies_when of the checks it should select, remove it from the vocabulary, or accept it in lint.allow with the reason it selects nothing.";
     // AB4xx — retired ids, rules, coverage
     RETIRED_REUSED = "AB401", "retired-id-reused", Error,
         "A check file uses a retired id: retired numbers are burned and never reused.",
@@ -296,6 +299,9 @@ codes! {
     PORTFOLIO_INVALID = "AB510", "portfolio-invalid", Error,
         "A portfolio file is not a list of servers with a name and a profile each.",
         "Write `servers: [{name: N, profile: FILE-or-mapping, results: FILE}]` with unique names.";
+    PORTFOLIO_UNKNOWN_KEY = "AB511", "portfolio-unknown-key", Note,
+        "A server entry of a portfolio holds a key auditbook does not read (a key for other tooling, or a misspelt one); the entry is audited without it.",
+        "Keep it if other tooling reads it; otherwise correct the spelling (the keys of an entry: name, profile, results, waivers, url, stdio, repo, path, ignore).";
     RESULTS_INVALID = "AB520", "results-invalid", Error,
         "A results file is not valid YAML or JSON, or a result does not have the shape of section 5.",
         "Write `results: {ID: {status: S, evidence: [..], gaps: [..]}}`, optionally with `audit_meta`.";

@@ -12,6 +12,7 @@ pub mod rules;
 pub mod sections;
 pub mod sets;
 pub mod sources;
+pub mod vocabulary;
 
 use crate::diag::{self, codes, Diagnostic};
 use crate::graph::Graph;
@@ -33,6 +34,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out.extend(sets::check(cat));
     out.extend(applies_when::check(cat));
     out.extend(quoting::check(cat));
+    out.extend(vocabulary::check(cat));
     diag::normalise(&mut out);
     out
 }

@@ -10,6 +10,7 @@ pub mod confine;
 pub mod data_file;
 pub mod doc_globs;
 pub mod docs;
+pub mod examples;
 pub mod frontmatter;
 pub mod link_dest;
 pub mod manifest;
@@ -346,6 +347,14 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
                 document_diagnostics.push(d)
             }
         }
+    }
+    if options.documents {
+        // Example inputs are read with the documents: `verify` holds them to the profile schema.
+        let (read, problems) = examples::load(root, &fence, &config, options.overlay);
+        for e in read {
+            sources.insert(e.path, Arc::from(e.text));
+        }
+        document_diagnostics.extend(problems);
     }
     diags.extend(document_diagnostics.iter().cloned());
 

@@ -32,6 +32,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "lint",
     "links",
     "tests",
+    "examples",
 ];
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -105,6 +106,10 @@ pub struct Config {
     /// `tests:` (`auditbook test`).
     #[serde(default)]
     pub tests: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// Example inputs `verify` checks against the profile schema, relative to the catalogue
+    /// root (inside the repository): profile files and portfolio files (catalogue format, section 5).
+    #[serde(default)]
+    pub examples: Option<ExamplesDecl>,
     /// The 1-based line of every key path (`lint.allow[0]`, `rules.tables[1].doc`) as the
     /// file was read: findings about the configuration point here, so nothing searches the
     /// text again.
@@ -116,6 +121,35 @@ pub struct Config {
     #[serde(skip)]
     #[schemars(skip)]
     pub doc_globs: BTreeMap<String, Vec<String>>,
+}
+
+/// Example inputs held to the profile schema by `verify`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExamplesDecl {
+    /// Profile files (YAML or JSON), each checked as `auditbook audit` checks a profile.
+    #[serde(default)]
+    pub profiles: Vec<String>,
+    /// Portfolio files: the entries, and the profile of every server (inline or beside the file).
+    #[serde(default)]
+    pub portfolios: Vec<String>,
+}
+
+impl ExamplesDecl {
+    /// Every declared example path with its key path in `catalogue.yaml`, profiles first.
+    pub fn paths(&self) -> Vec<(String, &str)> {
+        let profiles = self
+            .profiles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("examples.profiles[{i}]"), p.as_str()));
+        let portfolios = self
+            .portfolios
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("examples.portfolios[{i}]"), p.as_str()));
+        profiles.chain(portfolios).collect()
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]

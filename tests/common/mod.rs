@@ -63,13 +63,16 @@ impl Fixture {
     }
 
     /// A writable copy of the shipped catalogue as it sits in its repository: the root is
-    /// `catalogue/` below a directory holding `.git` and the README its claims read.
+    /// `catalogue/` below a directory holding `.git`, the README its claims read and the
+    /// example inputs it declares.
     pub fn shipped() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let project = Path::new(env!("CARGO_MANIFEST_DIR"));
         let root = dir.path().join("catalogue");
         copy_dir(&project.join("catalogue"), &root);
         std::fs::copy(project.join("README.md"), dir.path().join("README.md")).unwrap();
+        // The example inputs its catalogue.yaml declares (`examples`).
+        copy_dir(&project.join("examples"), &dir.path().join("examples"));
         std::fs::create_dir(dir.path().join(".git")).unwrap();
         Fixture { dir, root }
     }

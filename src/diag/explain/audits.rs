@@ -175,6 +175,35 @@ Names are how the matrix tells servers apart, so each must be unique.",
         ),
     ),
     ex(
+        "AB511",
+        "A portfolio entry holds `name` and `profile`, optionally `results`, `waivers`, `url` or \
+`stdio`, and the server's source: `repo` (its repository), `path` (the folder of its manifest \
+in a checkout) and `ignore` (folders of the checkout that are no server). Portfolios are often \
+shared with other tooling that keeps its own keys in an entry; such a key is not read, and the \
+entry is audited without it.
+
+It is a note, not an error: a key auditbook does not know must not turn a server's verdict \
+`incomplete`. When the key is a misspelling of one auditbook reads, the help names it.",
+        over(
+            &[file(
+                "pf.yaml",
+                "servers:\n  - name: amtsblatt\n    repo: https://github.com/beispiel/amtsblatt-mcp\n    betreuer: Team Amtsblatt\n    profile: p.yaml\n    results: r.yaml\n",
+            )],
+            Run::Command {
+                args: &["portfolio", "pf.yaml"],
+            },
+        ),
+        over(
+            &[file(
+                "pf.yaml",
+                "servers:\n  - name: amtsblatt\n    repo: https://github.com/beispiel/amtsblatt-mcp\n    profile: p.yaml\n    results: r.yaml\n",
+            )],
+            Run::Command {
+                args: &["portfolio", "pf.yaml"],
+            },
+        ),
+    ),
+    ex(
         "AB520",
         "A results file maps check ids to results: `results: {ID: {status, evidence, gaps}}`, \
 optionally with `audit_meta`. A file that does not parse, or a result of another shape, \
