@@ -191,6 +191,10 @@ impl World {
             return self.recheck();
         };
         let abs = normal(abs);
+        if super::inputs::kind(&abs).is_some() {
+            // A profile or results file: no part of the catalogue reads it.
+            return self.settle(loaded);
+        }
         let options = crate::load::Options {
             keep_check_texts: true,
             bodies: crate::load::Bodies::Outline,
@@ -289,8 +293,38 @@ impl World {
             let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());
             findings.entry(file).or_default().push(d);
         }
+        for (rel, list) in self.input_findings(&loaded.catalogue) {
+            let all = findings.entry(rel).or_default();
+            all.extend(list);
+            crate::diag::normalise(all);
+        }
         loaded.findings = findings;
         self.loaded = Some(loaded);
+    }
+
+    /// The findings about every profile and results file the editor holds open, by
+    /// root-relative name.
+    fn input_findings(&self, cat: &Catalogue) -> Vec<(String, Vec<Diagnostic>)> {
+        let profile_text = |p: &Path| {
+            let shown = self.relative(p)?;
+            let text = match self.overlay.get(&normal(p)) {
+                Some(t) => t.clone(),
+                None => {
+                    let repository = crate::load::text::repository_root(&self.root);
+                    crate::load::text::read(&repository, p).ok()?.text
+                }
+            };
+            Some((shown, text))
+        };
+        self.overlay
+            .iter()
+            .filter_map(|(abs, text)| {
+                let kind = super::inputs::kind(abs)?;
+                let rel = self.relative(abs)?;
+                let found = super::inputs::findings(cat, kind, abs, &rel, text, &profile_text);
+                Some((rel, found))
+            })
+            .collect()
     }
 
     /// Whether `abs` is a file this catalogue reads from outside its root (a declared
