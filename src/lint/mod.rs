@@ -55,14 +55,29 @@ pub fn per_check(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
 /// The passes that read the catalogue as a whole: duplicate ids, the manifest, the graph's
 /// references, the rule files' links, the retired ledger, rule coverage, required sources.
 pub fn catalogue_wide(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = catalogue_heads(cat, graph);
+    out.extend(catalogue_bodies(cat, graph));
+    out
+}
+
+/// The catalogue-wide passes that read no check's body, only ids and frontmatter (with the
+/// rule files and the ledger): an edit of a check's body leaves their findings as they were.
+pub fn catalogue_heads(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     out.extend(compatibility_note(cat));
     out.extend(ids::duplicates(cat));
     out.extend(manifest::check(cat));
-    out.extend(references::check(cat, graph));
-    out.extend(links::of_rules(cat));
     out.extend(retired::check(cat, graph));
     out.extend(rules::check(cat, graph));
+    out
+}
+
+/// The catalogue-wide passes that read checks' bodies: the references written in them, the
+/// rule files' links (whose fragments a check's headings answer), the sources sections.
+pub fn catalogue_bodies(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    out.extend(references::check(cat, graph));
+    out.extend(links::of_rules(cat));
     out.extend(sources::check(cat));
     out
 }

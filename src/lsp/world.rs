@@ -86,8 +86,10 @@ struct Loaded {
     /// What the per-check lint passes found, by check file, before the ledger: an edit
     /// re-judges only the checks it can reach (`lint::per_check`).
     own: BTreeMap<String, Vec<Diagnostic>>,
-    /// What the catalogue-wide lint passes found, before the ledger.
-    wide: Vec<Diagnostic>,
+    /// What the catalogue-wide lint passes that read no body found, before the ledger.
+    heads: Vec<Diagnostic>,
+    /// What the catalogue-wide lint passes that read bodies found, before the ledger.
+    bodies: Vec<Diagnostic>,
     /// What verify found, before the ledger (nothing without templates).
     verified: Vec<Diagnostic>,
     /// Everything shown, after the ledger, by file.
@@ -182,9 +184,10 @@ impl World {
     ///
     /// What is judged again: the edited check's own findings; those of every check whose
     /// links may name its file or its old or new id (a link's target and its anchors); the
-    /// catalogue-wide passes (duplicate ids, manifest, references off the rebuilt graph,
-    /// retired ledger, rule coverage, sources); and verify, unless only the body changed and
-    /// nothing verify reads depends on a check's body. The findings equal those of a whole
+    /// catalogue-wide passes that read bodies (references off the rebuilt graph, rule files'
+    /// links, sources); and, unless only the body changed, the catalogue-wide passes that
+    /// read ids and frontmatter (duplicate ids, manifest, retired ledger, rule coverage) and
+    /// verify (also after a body edit when something verify reads depends on a body). The findings equal those of a whole
     /// re-check of the same texts (the differential tests in `tests/lsp_world.rs`).
     pub fn recheck_file(&mut self, abs: &Path) {
         let Some(mut loaded) = self.loaded.take() else {
@@ -234,7 +237,10 @@ impl World {
         for (c, list) in again.iter().zip(crate::lint::per_check(cat, &again)) {
             loaded.own.insert(c.file.to_string(), list);
         }
-        loaded.wide = crate::lint::catalogue_wide(cat, &loaded.graph);
+        if !body_only {
+            loaded.heads = crate::lint::catalogue_heads(cat, &loaded.graph);
+        }
+        loaded.bodies = crate::lint::catalogue_bodies(cat, &loaded.graph);
         if !body_only || verify_reads_bodies(cat, &names) {
             loaded.verified = self.verify(cat, &loaded.graph);
         }
@@ -251,14 +257,16 @@ impl World {
             .map(|c| c.file.to_string())
             .zip(crate::lint::per_check(&cat, &all))
             .collect();
-        let wide = crate::lint::catalogue_wide(&cat, &graph);
+        let heads = crate::lint::catalogue_heads(&cat, &graph);
+        let bodies = crate::lint::catalogue_bodies(&cat, &graph);
         let verified = self.verify(&cat, &graph);
         self.settle(Loaded {
             catalogue: cat,
             load_diagnostics,
             graph,
             own,
-            wide,
+            heads,
+            bodies,
             verified,
             findings: BTreeMap::new(),
         });
@@ -276,7 +284,8 @@ impl World {
     fn settle(&mut self, mut loaded: Loaded) {
         let mut found = loaded.load_diagnostics.clone();
         found.extend(loaded.own.values().flatten().cloned());
-        found.extend(loaded.wide.iter().cloned());
+        found.extend(loaded.heads.iter().cloned());
+        found.extend(loaded.bodies.iter().cloned());
         found.extend(loaded.verified.iter().cloned());
         crate::diag::normalise(&mut found);
         let coverage = if self.templates.is_some() {
