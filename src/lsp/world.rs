@@ -217,7 +217,10 @@ impl World {
         loaded.load_diagnostics.sort();
         let body_only = matches!((&before, &after), (Some(b), Some(a)) if b == a && b.1.is_some());
         let cat = &loaded.catalogue;
-        loaded.graph = Graph::build(cat);
+        match cat.check_by_file(&shown).filter(|_| body_only) {
+            Some(c) => loaded.graph.replace_references(cat, c),
+            None => loaded.graph = Graph::build(cat),
+        }
 
         let stem = Path::new(&shown)
             .file_stem()
