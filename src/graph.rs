@@ -285,6 +285,96 @@ impl Graph {
         }
     }
 
+    /// The graph after an edit of `check`'s body: the links and mentions written in its file
+    /// replace those it had; every other edge stands. Only for an edit that left every id,
+    /// the ledger, the rules and the documents as they were (any other edit builds the graph
+    /// again). The result has the edges and nodes [`Graph::build`] makes of the same
+    /// catalogue (a missing id no edge names any more is dropped).
+    pub fn replace_references(&mut self, cat: &Catalogue, check: &crate::model::Check) {
+        let Some(from) = self.find(&Node::Check(check.id.clone())) else {
+            *self = Graph::build(cat);
+            return;
+        };
+        let file = match self.files.iter().position(|f| *f == check.file) {
+            Some(i) => u32::try_from(i).unwrap_or(u32::MAX),
+            None => {
+                self.files.push(check.file.clone());
+                u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX)
+            }
+        };
+        let mut targets = BTreeSet::new();
+        while let Some((e, to)) = self
+            .graph
+            .edges_directed(from, Direction::Outgoing)
+            .find(|e| {
+                e.weight().file == file
+                    && matches!(e.weight().kind, EdgeKind::Links | EdgeKind::Mentions)
+            })
+            .map(|e| (e.id(), e.target()))
+        {
+            self.graph.remove_edge(e);
+            targets.insert(to);
+        }
+        for r in &check.references {
+            let to = [
+                Node::Check(r.target.clone()),
+                Node::Retired(r.target.clone()),
+            ]
+            .iter()
+            .find_map(|n| self.find(n))
+            .unwrap_or_else(|| self.add_missing(Node::Missing(r.target.clone())));
+            let narrow = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+            let edge = Edge {
+                kind: edge_kind(r),
+                file,
+                line: narrow(r.line),
+                column: narrow(r.column),
+            };
+            self.graph.add_edge(from, to, edge);
+            targets.remove(&to);
+        }
+        // Highest index first: removing a node moves the last one into its place.
+        for gone in targets.into_iter().rev() {
+            let orphan = matches!(self.graph.node_weight(gone), Some(Node::Missing(_)))
+                && self
+                    .graph
+                    .edges_directed(gone, Direction::Incoming)
+                    .next()
+                    .is_none();
+            if orphan {
+                self.remove_node(gone);
+            }
+        }
+    }
+
+    /// The node of a missing id, added when no edge named it yet.
+    fn add_missing(&mut self, n: Node) -> NodeIndex {
+        if let Some(i) = self.find(&n) {
+            return i;
+        }
+        let at = self
+            .order
+            .partition_point(|i| self.graph.node_weight(*i).is_some_and(|w| *w < n));
+        let i = self.graph.add_node(n);
+        self.order.insert(at, i);
+        i
+    }
+
+    /// Drop node `i` (one without edges), keeping `order` sorted and pointing at the node
+    /// petgraph moves from the last index into `i`.
+    fn remove_node(&mut self, i: NodeIndex) {
+        let last = NodeIndex::new(self.graph.node_count().saturating_sub(1));
+        if self.graph.remove_node(i).is_none() {
+            return;
+        }
+        self.order.retain(|x| *x != i);
+        if last != i {
+            if let Some(slot) = self.order.iter_mut().find(|x| **x == last) {
+                *slot = i;
+            }
+        }
+    }
+
     pub fn find(&self, n: &Node) -> Option<NodeIndex> {
         let at = self
             .order

@@ -530,3 +530,144 @@ fn documents_are_checked_as_typed_and_found_from_above_the_root() {
     );
     c.finish();
 }
+
+/// The shipped example profile and its results beside the catalogue, in `examples/` of the
+/// fixture's repository (outside the catalogue root, as in this project).
+fn examples(f: &Fixture) -> (std::path::PathBuf, std::path::PathBuf) {
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = f.root().parent().unwrap().join("examples");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut out = Vec::new();
+    for name in [
+        "amtsblatt-readonly.profile.yaml",
+        "amtsblatt-readonly.results.yaml",
+    ] {
+        std::fs::copy(project.join(name), dir.join(name)).unwrap();
+        out.push(dir.join(name));
+    }
+    (out[0].clone(), out[1].clone())
+}
+
+/// Code, 0-based line and message of each finding the CLI gives about `file`.
+fn cli_findings(f: &Fixture, args: &[&str], file: &std::path::Path) -> Vec<(String, u64, String)> {
+    let out = common::auditbook()
+        .arg("-C")
+        .arg(f.root())
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let name = file.file_name().unwrap().to_str().unwrap();
+    let list = if v["problems"].is_array() {
+        &v["problems"]
+    } else {
+        &v["diagnostics"]
+    };
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["file"].as_str().is_some_and(|p| p.ends_with(name)))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["line"].as_u64().unwrap_or(1) - 1,
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn published(c: &Client, file: &std::path::Path) -> Vec<(String, u64, String)> {
+    c.diagnostics
+        .get(&uri(file))
+        .into_iter()
+        .flatten()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap_or(0),
+                // The help follows the message in the editor.
+                d["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .split("\nhelp: ")
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_profile_value_outside_its_vocabulary_is_published_as_the_cli_reports_it_and_cleared() {
+    let f = Fixture::shipped();
+    let (profile, _) = examples(&f);
+    let mut c = Client::start(f.root());
+    let text = c.open(&profile);
+    c.sync();
+    // The clean twin: the shipped example publishes nothing.
+    assert_eq!(c.codes(&profile), Vec::<String>::new());
+
+    let bad = text.replacen("transport: stdio-only", "transport: nur-stdio", 1);
+    assert_ne!(bad, text);
+    c.change(&profile, &bad);
+    c.sync();
+    let got = published(&c, &profile);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(got[0].0, "AB505");
+    assert_eq!(got[0].1, find(&bad, "transport: nur-stdio").0 as u64);
+    // The disk holds the clean text; the CLI judges the same bad text alike.
+    assert_eq!(std::fs::read_to_string(&profile).unwrap(), text);
+    std::fs::write(&profile, &bad).unwrap();
+    let path = profile.to_str().unwrap();
+    assert_eq!(got, cli_findings(&f, &["profile", "check", path], &profile));
+
+    c.change(&profile, &text);
+    c.sync();
+    assert_eq!(c.codes(&profile), Vec::<String>::new());
+    assert!(
+        c.diagnostics.contains_key(&uri(&profile)),
+        "the fix was published"
+    );
+    assert_eq!(c.finish(), Some(0));
+}
+
+#[test]
+fn results_for_unknown_and_retired_check_ids_are_published_and_cleared() {
+    let f = Fixture::shipped();
+    let (profile, results) = examples(&f);
+    let mut c = Client::start(f.root());
+    let text = c.open(&results);
+    c.sync();
+    assert_eq!(c.codes(&results), Vec::<String>::new());
+
+    let entries = "  DRIFT-007:\n    status: pass\n    evidence:\n      - \"Prüfprotokoll vom 3. März\"\n  FID-999:\n    status: fail\n    evidence:\n      - \"Antwort leer, obwohl die Quelle Treffer liefert\"\n";
+    let at = text.find("results:\n").unwrap() + "results:\n".len();
+    let bad = format!("{}{entries}{}", &text[..at], &text[at..]);
+    c.change(&results, &bad);
+    c.sync();
+    let got = published(&c, &results);
+    let codes: Vec<&str> = got.iter().map(|g| g.0.as_str()).collect();
+    assert_eq!(codes, ["AB522", "AB521"], "{got:#?}");
+    assert_eq!(got[0].1, find(&bad, "  DRIFT-007:").0 as u64);
+    assert_eq!(got[1].1, find(&bad, "  FID-999:").0 as u64);
+    assert!(got[0].2.contains("DRIFT-007"), "{got:#?}");
+    // What `audit PROFILE --results RESULTS` reports about the same text.
+    std::fs::write(&results, &bad).unwrap();
+    let args = [
+        "audit",
+        profile.to_str().unwrap(),
+        "--results",
+        results.to_str().unwrap(),
+    ];
+    let mut cli = cli_findings(&f, &args, &results);
+    cli.sort_by_key(|g| g.1);
+    assert_eq!(got, cli);
+
+    c.change(&results, &text);
+    c.sync();
+    assert_eq!(c.codes(&results), Vec::<String>::new());
+    assert_eq!(c.finish(), Some(0));
+}

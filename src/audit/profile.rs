@@ -119,6 +119,16 @@ pub fn load(
     server: Option<&str>,
 ) -> Result<Checked, DataError> {
     let file = data_file::read(path, shown, &codes::PROFILE_INVALID)?;
+    load_data(cat, file, shown, server)
+}
+
+/// [`load`] for a file already read (an editor's unsaved buffer).
+pub fn load_data(
+    cat: &Catalogue,
+    file: DataFile,
+    shown: &str,
+    server: Option<&str>,
+) -> Result<Checked, DataError> {
     let notes = file.notes.clone();
     let is_portfolio = portfolio::looks_like(&file.value) && !declares(cat, "servers");
     let mut checked = match (is_portfolio, server) {

@@ -20,7 +20,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     per_check.into_iter().flatten().collect()
 }
 
-fn check_one(c: &Check, schema: Option<&dsl::Schema>) -> Vec<Diagnostic> {
+pub fn check_one(c: &Check, schema: Option<&dsl::Schema>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let src = c.applies_when.as_str();
     let (line, col) = (c.field_line("applies_when"), c.applies_when_column as usize);

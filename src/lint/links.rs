@@ -9,7 +9,7 @@ use crate::diag::{codes, Diagnostic};
 use crate::load::link_dest::{self, Dest};
 use crate::load::markdown::LinkRules;
 use crate::load::{anchors, frontmatter, text};
-use crate::model::{Catalogue, LocalLink};
+use crate::model::{Catalogue, Check, LocalLink};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -30,7 +30,43 @@ struct Source<'c> {
 }
 
 pub fn check(cat: &Catalogue, which: Sources) -> Vec<Diagnostic> {
-    let sources = sources(cat, which);
+    follow_all(cat, sources(cat, which), which)
+}
+
+/// The links of `checks` alone, one list per check in the order given: a check's link
+/// findings sit on its own file, so the language server re-judges only the checks an edit
+/// can reach.
+pub fn of_checks(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
+    if checks.iter().all(|c| c.links.is_empty()) {
+        return vec![Vec::new(); checks.len()];
+    }
+    let follow = Follow::new(cat);
+    checks
+        .par_iter()
+        .map(|c| {
+            let s = Source {
+                file: &c.file,
+                links: &c.links,
+            };
+            s.links
+                .iter()
+                .filter_map(|l| follow.judge(&s, l, Sources::ChecksAndRules))
+                .collect()
+        })
+        .collect()
+}
+
+/// The links of the rule files alone (the share of `Sources::ChecksAndRules` that is not
+/// [`of_checks`]).
+pub fn of_rules(cat: &Catalogue) -> Vec<Diagnostic> {
+    let rules = sources(cat, Sources::ChecksAndRules)
+        .into_iter()
+        .skip(cat.checks.len())
+        .collect();
+    follow_all(cat, rules, Sources::ChecksAndRules)
+}
+
+fn follow_all(cat: &Catalogue, sources: Vec<Source<'_>>, which: Sources) -> Vec<Diagnostic> {
     if sources.iter().all(|s| s.links.is_empty()) {
         return Vec::new();
     }

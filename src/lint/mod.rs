@@ -16,26 +16,73 @@ pub mod vocabulary;
 
 use crate::diag::{self, codes, Diagnostic};
 use crate::graph::Graph;
-use crate::model::{Catalogue, Mode};
+use crate::model::{Catalogue, Check, Mode};
+use rayon::prelude::*;
 
 /// Every lint pass over the catalogue, sorted. Accepted findings are the ledger's business
 /// (`session::ledger`), which covers every stage alike.
 pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let all: Vec<&Check> = cat.checks.iter().collect();
+    let mut out: Vec<Diagnostic> = per_check(cat, &all).into_iter().flatten().collect();
+    out.extend(catalogue_wide(cat, graph));
+    diag::normalise(&mut out);
+    out
+}
+
+/// The passes that judge one check by itself (its identity, sections, expression, quoting and
+/// the links it writes), one list per check in the order given. Every finding sits on that
+/// check's file; none reads another check's frontmatter, except a link's target (which the
+/// language server accounts for by re-judging the checks whose links name an edited file).
+pub fn per_check(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
+    let id_re = crate::load::id_regex(&cat.config);
+    let schema = cat.config.profile_schema();
+    // Typing an expression is the costly part: spread the checks over the cores. `collect`
+    // keeps their order, and the caller sorts, so scheduling never shows.
+    let mut own: Vec<Vec<Diagnostic>> = checks
+        .par_iter()
+        .map(|c| {
+            let mut out = ids::one(cat, &id_re, c);
+            out.extend(sections::one(cat, c));
+            out.extend(applies_when::check_one(c, schema.as_ref()));
+            out.extend(quoting::one(c));
+            out
+        })
+        .collect();
+    for (list, links) in own.iter_mut().zip(links::of_checks(cat, checks)) {
+        list.extend(links);
+    }
+    own
+}
+
+/// The passes that read the catalogue as a whole: duplicate ids, the manifest, the graph's
+/// references, the rule files' links, the retired ledger, rule coverage, required sources.
+pub fn catalogue_wide(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = catalogue_heads(cat, graph);
+    out.extend(catalogue_bodies(cat, graph));
+    out
+}
+
+/// The catalogue-wide passes that read no check's body, only ids and frontmatter (with the
+/// rule files and the ledger): an edit of a check's body leaves their findings as they were.
+pub fn catalogue_heads(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     out.extend(compatibility_note(cat));
-    out.extend(ids::check(cat));
+    out.extend(ids::duplicates(cat));
     out.extend(manifest::check(cat));
-    out.extend(references::check(cat, graph));
-    out.extend(links::check(cat, links::Sources::ChecksAndRules));
     out.extend(retired::check(cat, graph));
     out.extend(rules::check(cat, graph));
-    out.extend(sections::check(cat));
-    out.extend(sources::check(cat));
     out.extend(sets::check(cat));
-    out.extend(applies_when::check(cat));
-    out.extend(quoting::check(cat));
     out.extend(vocabulary::check(cat));
-    diag::normalise(&mut out);
+    out
+}
+
+/// The catalogue-wide passes that read checks' bodies: the references written in them, the
+/// rule files' links (whose fragments a check's headings answer), the sources sections.
+pub fn catalogue_bodies(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    out.extend(references::check(cat, graph));
+    out.extend(links::of_rules(cat));
+    out.extend(sources::check(cat));
     out
 }
 

@@ -2,13 +2,17 @@
 //! `spec_baseline` is a string here (YAML 1.2) and a date to PyYAML and many frontmatter tools.
 
 use crate::diag::{codes, Diagnostic};
-use crate::model::Catalogue;
+use crate::model::{Catalogue, Check};
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
-    cat.checks
-        .iter()
-        .filter(|c| c.rare.as_ref().is_some_and(|r| r.spec_baseline_unquoted_date))
-        .map(|c| {
+    cat.checks.iter().filter_map(one).collect()
+}
+
+pub fn one(c: &Check) -> Option<Diagnostic> {
+    c.rare
+        .as_ref()
+        .is_some_and(|r| r.spec_baseline_unquoted_date)
+        .then(|| {
             Diagnostic::new(
                 &codes::DATE_UNQUOTED,
                 format!(
@@ -21,5 +25,4 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
             .id(c.id.clone())
             .help(format!("write `spec_baseline: \"{}\"`", c.spec_baseline))
         })
-        .collect()
 }

@@ -97,6 +97,17 @@ pub fn read(path: &Path, shown: &str, invalid: &'static Code) -> Result<DataFile
             "`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"
         )));
     }
+    from_bytes(path, shown, bytes, invalid)
+}
+
+/// A data file from bytes already read (an editor's unsaved buffer), judged as [`read`]
+/// judges the file's bytes: BOM and CRLF notes, encoding, syntax.
+pub fn from_bytes(
+    path: &Path,
+    shown: &str,
+    bytes: Vec<u8>,
+    invalid: &'static Code,
+) -> Result<DataFile, DataError> {
     let digest = crate::snapshot::sha256(&bytes);
     // Not UTF-8: the finding points at the first bad line; show it against a lossy reading.
     let lossy = std::str::from_utf8(&bytes)

@@ -8,6 +8,7 @@ mod actions;
 mod complete;
 pub mod convert;
 mod hover;
+pub mod inputs;
 mod navigate;
 mod symbols;
 pub mod world;
@@ -39,6 +40,7 @@ pub fn serve(conn: Connection) -> Result<u8, String> {
         worlds: BTreeMap::new(),
         dirty: BTreeMap::new(),
         published: BTreeMap::new(),
+        owners: BTreeMap::new(),
         shutdown: false,
     };
     server.run()
@@ -118,6 +120,9 @@ struct Server<'c> {
     dirty: BTreeMap<PathBuf, Pending>,
     /// What was last published per file, so only changes are sent (and emptied lists clear).
     published: BTreeMap<PathBuf, Vec<lsp::Diagnostic>>,
+    /// The catalogue each published file's findings came from (a profile may lie outside
+    /// every catalogue's root).
+    owners: BTreeMap<PathBuf, PathBuf>,
     shutdown: bool,
 }
 
@@ -387,18 +392,22 @@ impl Server<'_> {
         let before: Vec<PathBuf> = self
             .published
             .keys()
-            .filter(|p| p.starts_with(root))
+            .filter(|p| {
+                p.starts_with(root) || self.owners.get(*p).map(PathBuf::as_path) == Some(root)
+            })
             .cloned()
             .collect();
         for path in before {
             if !now.contains_key(&path) {
                 self.send_diagnostics(&path, Vec::new());
                 self.published.remove(&path);
+                self.owners.remove(&path);
             }
         }
         for (path, list) in now {
             if self.published.get(&path) != Some(&list) {
                 self.send_diagnostics(&path, list.clone());
+                self.owners.insert(path.clone(), root.to_path_buf());
                 self.published.insert(path, list);
             }
         }

@@ -6,7 +6,7 @@
 use crate::diag::Diagnostic;
 use crate::graph::Graph;
 use crate::load::text::Overlay;
-use crate::model::Catalogue;
+use crate::model::{Catalogue, Check};
 use crate::render::templates::Templates;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -83,6 +83,16 @@ struct Loaded {
     /// What loading reported, kept so one re-read file replaces only its own findings.
     load_diagnostics: Vec<Diagnostic>,
     graph: Graph,
+    /// What the per-check lint passes found, by check file, before the ledger: an edit
+    /// re-judges only the checks it can reach (`lint::per_check`).
+    own: BTreeMap<String, Vec<Diagnostic>>,
+    /// What the catalogue-wide lint passes that read no body found, before the ledger.
+    heads: Vec<Diagnostic>,
+    /// What the catalogue-wide lint passes that read bodies found, before the ledger.
+    bodies: Vec<Diagnostic>,
+    /// What verify found, before the ledger (nothing without templates).
+    verified: Vec<Diagnostic>,
+    /// Everything shown, after the ledger, by file.
     findings: BTreeMap<String, Vec<Diagnostic>>,
 }
 
@@ -168,62 +178,165 @@ impl World {
         }
     }
 
-    /// After an edit of `abs` only: read that one file again when it is a check (the rest of
-    /// the model stands), then judge the whole catalogue; anything else is a whole
-    /// [`World::recheck`].
+    /// After an edit of `abs` only: when it is a check, read that one file again (the rest
+    /// of the model stands) and judge again only what the edit can reach; anything else is a
+    /// whole [`World::recheck`].
+    ///
+    /// What is judged again: the edited check's own findings; those of every check whose
+    /// links may name its file or its old or new id (a link's target and its anchors); the
+    /// catalogue-wide passes that read bodies (references off the rebuilt graph, rule files'
+    /// links, sources); and, unless only the body changed, the catalogue-wide passes that
+    /// read ids and frontmatter (duplicate ids, manifest, retired ledger, rule coverage) and
+    /// verify (also after a body edit when something verify reads depends on a body). The findings equal those of a whole
+    /// re-check of the same texts (the differential tests in `tests/lsp_world.rs`).
     pub fn recheck_file(&mut self, abs: &Path) {
         let Some(mut loaded) = self.loaded.take() else {
             return self.recheck();
         };
         let abs = normal(abs);
+        if super::inputs::kind(&abs).is_some() {
+            // A profile or results file: no part of the catalogue reads it.
+            return self.settle(loaded);
+        }
         let options = crate::load::Options {
             keep_check_texts: true,
             bodies: crate::load::Bodies::Outline,
             documents: true,
             overlay: Some(&self.overlay),
         };
+        let shown = crate::load::text::display_path(&self.root, &abs);
+        let before = loaded.catalogue.check_by_file(&shown).map(identity);
         let Some(fresh) = crate::load::reload_check(&mut loaded.catalogue, &abs, options) else {
             return self.recheck();
         };
-        let shown = crate::load::text::display_path(&self.root, &abs);
-        let mut diags = loaded.load_diagnostics;
-        diags.retain(|d| d.file.as_deref() != Some(shown.as_str()));
-        diags.extend(fresh);
-        self.judge(loaded.catalogue, diags);
+        let after = loaded.catalogue.check_by_file(&shown).map(identity);
+        loaded
+            .load_diagnostics
+            .retain(|d| d.file.as_deref() != Some(shown.as_str()));
+        loaded.load_diagnostics.extend(fresh);
+        loaded.load_diagnostics.sort();
+        let body_only = matches!((&before, &after), (Some(b), Some(a)) if b == a && b.1.is_some());
+        let cat = &loaded.catalogue;
+        match cat.check_by_file(&shown).filter(|_| body_only) {
+            Some(c) => loaded.graph.replace_references(cat, c),
+            None => loaded.graph = Graph::build(cat),
+        }
+
+        let stem = Path::new(&shown)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut names = vec![stem];
+        names.extend(before.into_iter().chain(after).map(|(id, _)| id));
+        names.retain(|n| !n.is_empty());
+        names.sort();
+        names.dedup();
+        let again: Vec<&Check> = cat
+            .checks
+            .iter()
+            .filter(|c| c.file == shown || c.links.iter().any(|l| may_name(&l.dest, &names)))
+            .collect();
+        loaded.own.remove(&shown);
+        for (c, list) in again.iter().zip(crate::lint::per_check(cat, &again)) {
+            loaded.own.insert(c.file.to_string(), list);
+        }
+        if !body_only {
+            loaded.heads = crate::lint::catalogue_heads(cat, &loaded.graph);
+        }
+        loaded.bodies = crate::lint::catalogue_bodies(cat, &loaded.graph);
+        if !body_only || verify_reads_bodies(cat, &names) {
+            loaded.verified = self.verify(cat, &loaded.graph);
+        }
+        self.settle(loaded);
     }
 
-    /// Every stage through the one pipeline, so the editor shows what `lint --verify` shows
-    /// (the ledger's acceptances included).
-    fn judge(&mut self, cat: Catalogue, load_diagnostics: Vec<Diagnostic>) {
-        let session = crate::session::Session::from_loaded(crate::load::Loaded {
-            catalogue: cat,
-            diagnostics: load_diagnostics.clone(),
-            document_diagnostics: Vec::new(),
-        });
-        let stages = if self.templates.is_some() {
-            crate::session::Stages::ALL
-        } else {
-            crate::session::Stages::LINT
-        };
-        let diags = match session.findings(stages) {
-            Ok(f) => f.shown,
-            Err(_) => session
-                .findings(crate::session::Stages::LINT)
-                .map(|f| f.shown)
-                .unwrap_or_default(),
-        };
-        let (cat, graph) = session.into_parts();
-        let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-        for d in diags {
-            let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());
-            findings.entry(file).or_default().push(d);
-        }
-        self.loaded = Some(Loaded {
+    /// Every stage over the whole catalogue, as `lint --verify` runs them.
+    fn judge(&mut self, cat: Catalogue, mut load_diagnostics: Vec<Diagnostic>) {
+        load_diagnostics.sort();
+        let graph = Graph::build(&cat);
+        let all: Vec<&Check> = cat.checks.iter().collect();
+        let own = all
+            .iter()
+            .map(|c| c.file.to_string())
+            .zip(crate::lint::per_check(&cat, &all))
+            .collect();
+        let heads = crate::lint::catalogue_heads(&cat, &graph);
+        let bodies = crate::lint::catalogue_bodies(&cat, &graph);
+        let verified = self.verify(&cat, &graph);
+        self.settle(Loaded {
             catalogue: cat,
             load_diagnostics,
             graph,
-            findings,
+            own,
+            heads,
+            bodies,
+            verified,
+            findings: BTreeMap::new(),
         });
+    }
+
+    fn verify(&self, cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+        self.templates
+            .as_ref()
+            .map(|t| crate::claims::verify(cat, graph, t))
+            .unwrap_or_default()
+    }
+
+    /// The findings shown: every stage's, through the ledger, as `Session::findings` makes
+    /// them (the ledger can only judge an entry stale when verify ran too).
+    fn settle(&mut self, mut loaded: Loaded) {
+        let mut found = loaded.load_diagnostics.clone();
+        found.extend(loaded.own.values().flatten().cloned());
+        found.extend(loaded.heads.iter().cloned());
+        found.extend(loaded.bodies.iter().cloned());
+        found.extend(loaded.verified.iter().cloned());
+        crate::diag::normalise(&mut found);
+        let coverage = if self.templates.is_some() {
+            crate::session::ledger::Coverage::Complete
+        } else {
+            crate::session::ledger::Coverage::Partial
+        };
+        let today = crate::model::date::today();
+        let mut shown =
+            crate::session::ledger::apply(&loaded.catalogue, found, &today, coverage).shown;
+        crate::diag::normalise(&mut shown);
+        let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for d in shown {
+            let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());
+            findings.entry(file).or_default().push(d);
+        }
+        for (rel, list) in self.input_findings(&loaded.catalogue) {
+            let all = findings.entry(rel).or_default();
+            all.extend(list);
+            crate::diag::normalise(all);
+        }
+        loaded.findings = findings;
+        self.loaded = Some(loaded);
+    }
+
+    /// The findings about every profile and results file the editor holds open, by
+    /// root-relative name.
+    fn input_findings(&self, cat: &Catalogue) -> Vec<(String, Vec<Diagnostic>)> {
+        let profile_text = |p: &Path| {
+            let shown = self.relative(p)?;
+            let text = match self.overlay.get(&normal(p)) {
+                Some(t) => t.clone(),
+                None => {
+                    let repository = crate::load::text::repository_root(&self.root);
+                    crate::load::text::read(&repository, p).ok()?.text
+                }
+            };
+            Some((shown, text))
+        };
+        self.overlay
+            .iter()
+            .filter_map(|(abs, text)| {
+                let kind = super::inputs::kind(abs)?;
+                let rel = self.relative(abs)?;
+                let found = super::inputs::findings(cat, kind, abs, &rel, text, &profile_text);
+                Some((rel, found))
+            })
+            .collect()
     }
 
     /// Whether `abs` is a file this catalogue reads from outside its root (a declared
@@ -363,6 +476,38 @@ impl World {
     pub fn check_file(&self, id: &str) -> Option<String> {
         Some(self.catalogue()?.check(id)?.file.to_string())
     }
+}
+
+/// A check's id and its frontmatter as written: when neither changed, an edit touched the
+/// body only.
+fn identity(c: &Check) -> (String, Option<String>) {
+    let head = c
+        .text()
+        .and_then(|t| t.get(..c.body_start))
+        .map(str::to_string);
+    (c.id.to_string(), head)
+}
+
+/// Whether a link written `dest` may lead to a file or id among `names` (a percent-encoded
+/// destination is counted in, whatever it decodes to).
+fn may_name(dest: &str, names: &[String]) -> bool {
+    dest.contains('%') || names.iter().any(|n| dest.contains(n.as_str()))
+}
+
+/// Whether verify reads anything of a check's body that an edit of the check named by
+/// `names` could change: a `require` claim (sections, a pattern over the body), a region a
+/// template renders (templates may read bodies), or a document's link into that check (its
+/// headings answer the link's fragment). The built-in tables and the claims' queries read
+/// frontmatter only.
+fn verify_reads_bodies(cat: &Catalogue, names: &[String]) -> bool {
+    cat.config.claims.iter().any(|c| !c.require.is_empty())
+        || cat.documents.iter().any(|d| {
+            d.outline.links.iter().any(|l| may_name(&l.dest, names))
+                || crate::claims::regions::parse(&d.text)
+                    .regions
+                    .iter()
+                    .any(|r| !crate::render::tables::BUILT_IN.contains(&r.name.as_str()))
+        })
 }
 
 /// Byte offset of the start of 1-based `line`.
