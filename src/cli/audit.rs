@@ -3,6 +3,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::AuditFormat;
 use super::inputs;
 use crate::audit::report::{self, Options};
 use crate::audit::verdict::{Policy, Verdict};
@@ -56,6 +57,9 @@ pub struct AuditArgs {
     pub probe: bool,
     #[command(flatten)]
     pub target: super::probe::TargetArgs,
+    /// Output format (default: md)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::AuditFormat>,
 }
 
 /// `to` as a relative path from the directory `from` (both relative to the working directory
@@ -93,7 +97,7 @@ fn relative(from: &Path, to: &Path) -> String {
 }
 
 pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["md", "json", "html", "sarif", "junit"])?;
+    let fmt = common::format(cli, args.format);
     let as_of = inputs::as_of(args.as_of.as_deref())?;
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
@@ -197,18 +201,18 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         link_prefix,
         previous,
         as_of: as_of.clone(),
-        html: fmt == "html",
+        html: fmt == AuditFormat::Html,
     };
     let explanation = args.explain_score.then(|| score.explain());
     let rep = report::build(cat, &checked, &run, score, &options);
     let refused = refused_comparison(&rep);
     inputs::eprint_problems(cli, &refused, &Default::default());
     let rendered = match fmt {
-        "json" => common::json_text(&rep)?,
-        "sarif" => crate::render::audit_sarif::sarif(&rep),
-        "junit" => crate::render::junit::audit(&rep),
-        other => {
-            let name = if other == "html" {
+        AuditFormat::Json => common::json_text(&rep)?,
+        AuditFormat::Sarif => crate::render::audit_sarif::sarif(&rep),
+        AuditFormat::Junit => crate::render::junit::audit(&rep),
+        other @ (AuditFormat::Md | AuditFormat::Html) => {
+            let name = if other == AuditFormat::Html {
                 "report.html.tera"
             } else {
                 "report.md.tera"

@@ -1,6 +1,7 @@
 //! What every command shares: loading the catalogue, choosing formats and colour, printing.
 
 use super::args::{Cli, ColorChoice, Deny};
+use super::formats::DiagnosticsFormat;
 use crate::diag::{Diagnostic, Level, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
@@ -61,17 +62,9 @@ pub fn session(
     Ok(crate::session::Session::load(&root(cli), needs)?.with_templates(cli.templates.clone()))
 }
 
-/// The requested format, checked against what this command offers (first = default).
-pub fn format<'a>(cli: &Cli, offered: &[&'a str]) -> Result<&'a str, Failure> {
-    match &cli.format {
-        None => Ok(offered.first().copied().unwrap_or("human")),
-        Some(f) => offered.iter().copied().find(|o| o == f).ok_or_else(|| {
-            Failure(format!(
-                "this command has no `{f}` format; choose one of: {}",
-                offered.join(", ")
-            ))
-        }),
-    }
+/// The format a command runs with (see `formats::chosen`).
+pub fn format<T: clap::ValueEnum + Default>(cli: &Cli, own: Option<T>) -> T {
+    super::formats::chosen(cli.format.as_deref(), own)
 }
 
 pub fn color(cli: &Cli) -> bool {
@@ -135,7 +128,7 @@ pub fn report(
     command: &str,
     findings: &crate::session::Findings,
     session: &crate::session::Session,
-    fmt: &str,
+    fmt: DiagnosticsFormat,
     extra: serde_json::Map<String, serde_json::Value>,
 ) -> Result<u8, Failure> {
     let shown = Shown {
@@ -160,7 +153,7 @@ pub fn report_at(
     cli: &Cli,
     command: &str,
     shown: Shown<'_>,
-    fmt: &str,
+    fmt: DiagnosticsFormat,
     mut extra: serde_json::Map<String, serde_json::Value>,
     prefix: &str,
 ) -> Result<u8, Failure> {
@@ -170,12 +163,12 @@ pub fn report_at(
     let prefix = prefix.to_string();
     let cat = shown.catalogue;
     let text = match fmt {
-        "json" => {
+        DiagnosticsFormat::Json => {
             extra.insert("suppressed".into(), findings.suppressed.len().into());
             diagnostics::json(diags, extra)
         }
-        "github" => diagnostics::github(&visible(cli, diags), &prefix),
-        "sarif" => diagnostics::sarif(
+        DiagnosticsFormat::Github => diagnostics::github(&visible(cli, diags), &prefix),
+        DiagnosticsFormat::Sarif => diagnostics::sarif(
             diags,
             &findings.suppressed,
             &prefix,
@@ -184,8 +177,10 @@ pub fn report_at(
                 None => successors(cat, &crate::graph::Graph::build(cat)),
             },
         ),
-        "junit" => crate::render::junit::diagnostics(command, diags, deny_warnings(cli)),
-        _ => human(cli, diags, cat, &prefix),
+        DiagnosticsFormat::Junit => {
+            crate::render::junit::diagnostics(command, diags, deny_warnings(cli))
+        }
+        DiagnosticsFormat::Human => human(cli, diags, cat, &prefix),
     };
     print(&text)?;
     Ok(if summary.fails(deny_warnings(cli)) {

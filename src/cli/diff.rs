@@ -2,6 +2,7 @@
 
 use super::args::{Cli, DiffArgs};
 use super::common::{self, Failure};
+use super::formats::MarkdownFormat;
 use crate::snapshot::Snapshot;
 use std::path::Path;
 
@@ -22,13 +23,13 @@ fn snapshot_of(path: &Path) -> Result<Snapshot, Failure> {
 }
 
 pub fn run(cli: &Cli, args: &DiffArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["md", "json"])?;
+    let fmt = common::format(cli, args.format);
     let old = snapshot_of(&args.old)?;
     let new = snapshot_of(&args.new)?;
     let d = crate::diff::diff(&old, &new);
     let text = match fmt {
-        "json" => common::json_text(&d)?,
-        _ => crate::diff::markdown(&d),
+        MarkdownFormat::Json => common::json_text(&d)?,
+        MarkdownFormat::Md => crate::diff::markdown(&d),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

@@ -36,8 +36,13 @@ impl Scope {
     }
 }
 
-pub fn run(cli: &Cli, scope: Scope, args: &FixArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
+pub fn run(
+    cli: &Cli,
+    scope: Scope,
+    args: &FixArgs,
+    format: Option<super::formats::DiagnosticsFormat>,
+) -> Result<u8, Failure> {
+    let fmt = common::format(cli, format);
     // Locked before loading, so what the fixes are planned from is what they change.
     let session = if args.diff {
         None

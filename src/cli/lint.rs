@@ -5,7 +5,7 @@ use super::common::{self, Failure};
 use crate::session::{Needs, Stages};
 
 pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, Needs::FINDINGS)?;
     let stages = if args.verify {
         Stages::ALL

@@ -9,6 +9,7 @@ mod diff;
 mod elsewhere;
 mod explain;
 mod fix;
+mod formats;
 mod graph;
 mod init;
 mod inputs;
@@ -35,7 +36,6 @@ mod verify;
 
 pub use args::{Cli, Command};
 
-use clap::Parser;
 use std::process::ExitCode;
 
 /// Exit codes of the catalogue format, section 8.
@@ -44,7 +44,7 @@ pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(output::exit_code(usage(&e))),
     };
@@ -59,6 +59,19 @@ pub fn main() -> ExitCode {
         }
     };
     ExitCode::from(output::exit_code(code))
+}
+
+/// The command line, with a `--format` written before the command name held to that
+/// command's formats as if it had been written after it.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cmd = Cli::command();
+    let matches = cmd.try_get_matches_from_mut(std::env::args_os())?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    if let Some(value) = &cli.format {
+        formats::check_early(&mut cmd, &matches, value)?;
+    }
+    Ok(cli)
 }
 
 /// Help, version and argument errors, through the same writer as everything else (clap's own
@@ -99,20 +112,20 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
     crate::load::confine::allow(&cli.allow_path);
     match &cli.command {
         Command::Lint(a) if a.fixing.wanted() => {
-            fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing)
+            fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing, a.format)
         }
         Command::Lint(a) => lint::run(cli, a),
         Command::List(a) => list::run(cli, a),
         Command::Show(a) => show::run(cli, a),
-        Command::Stats => stats::run(cli),
+        Command::Stats(a) => stats::run(cli, a),
         Command::Table(a) => table::run(cli, a),
         Command::Graph(a) => graph::run(cli, a),
         Command::New(a) => new::run(cli, a),
         Command::Retire(a) => retire::run(cli, a),
         Command::Rename(a) => rename::run(cli, a),
-        Command::Snapshot => snapshot::run(cli),
+        Command::Snapshot(_) => snapshot::run(cli),
         Command::Diff(a) => diff::run(cli, a),
-        Command::Verify(a) if a.fix.wanted() => fix::run(cli, fix::Scope::Verify, &a.fix),
+        Command::Verify(a) if a.fix.wanted() => fix::run(cli, fix::Scope::Verify, &a.fix, a.format),
         Command::Verify(a) => verify::run(cli, a),
         Command::Sync(a) => sync::run(cli, a),
         Command::Profile(c) => profile::run(cli, c),
@@ -125,7 +138,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Lsp => lsp::run(),
         Command::Completions(a) => completions::run(a),
         Command::Init(a) => init::run(cli, a),
-        Command::Test => test::run(cli),
+        Command::Test(a) => test::run(cli, a),
         Command::Man => completions::man(),
         Command::Explain(a) => explain::run(cli, a),
     }

@@ -2,6 +2,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::PortfolioFormat;
 use super::inputs;
 use crate::audit::portfolio::{self, Matrix, Portfolio};
 use crate::audit::verdict::{Policy, Verdict};
@@ -24,10 +25,13 @@ pub struct PortfolioArgs {
     /// The day waivers are judged on, YYYY-MM-DD (default: today, UTC)
     #[arg(long = "as-of", value_name = "DATE")]
     pub as_of: Option<String>,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::PortfolioFormat>,
 }
 
 pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "md"])?;
+    let fmt = common::format(cli, args.format);
     let as_of = inputs::as_of(args.as_of.as_deref())?;
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
@@ -59,14 +63,14 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let (m, diags, sources) = portfolio::matrix(cat, &p, args.policy, &as_of);
     inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
-        "json" => common::json_text(&m)?,
-        "md" => {
+        PortfolioFormat::Json => common::json_text(&m)?,
+        PortfolioFormat::Md => {
             let ctx = tera::Context::from_serialize(&m).map_err(|e| Failure(e.to_string()))?;
             common::templates(cli)?
                 .render("portfolio.md.tera", &ctx)
                 .map_err(Failure)?
         }
-        _ => human(&m),
+        PortfolioFormat::Human => human(&m),
     };
     common::print(&text)?;
     let all_ready = m

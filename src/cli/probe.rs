@@ -5,6 +5,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::inputs;
 use crate::probe::observe::{CallPolicy, Options, Target};
 use crate::probe::{self, record};
@@ -87,6 +88,9 @@ pub struct ProbeArgs {
     pub server: Option<String>,
     #[command(flatten)]
     pub portfolio: super::probe_portfolio::PortfolioProbeArgs,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::TextFormat>,
 }
 
 /// Probe a target for the profile's applicable checks (shared with `audit --probe`).
@@ -183,7 +187,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     if args.portfolio.portfolio.is_some() {
         return super::probe_portfolio::run(cli, args);
     }
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let Some(profile) = &args.profile else {
         return Err(Failure("name the profile, or --portfolio FILE".into()));
     };
@@ -214,7 +218,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
         })?;
     }
     let failed = run.probed.iter().any(|p| p.status == "fail");
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let v = serde_json::json!({
             "target": run.observation.target,
             "reach": run.observation.reach,

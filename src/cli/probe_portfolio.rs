@@ -7,6 +7,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::inputs;
 use super::probe::{read_existing, ProbeArgs};
 use crate::audit::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
@@ -80,7 +81,7 @@ struct Shared<'a> {
 }
 
 pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let pa = &args.portfolio;
     let Some(file) = &pa.portfolio else {
         return Err(Failure("--portfolio FILE is missing".into()));
@@ -173,9 +174,9 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     crate::diag::normalise(&mut diags);
     inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
-        "json" => common::json_text(&summary)?,
+        TextFormat::Json => common::json_text(&summary)?,
         _ if cli.quiet => String::new(),
-        _ => summary.human(),
+        TextFormat::Human => summary.human(),
     };
     common::print(&text)?;
     Ok(if summary.clean() && !inputs::fails(cli, &diags) {

@@ -2,10 +2,11 @@
 
 use super::args::{Cli, RenameArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::maintain::rename;
 
 pub fn run(cli: &Cli, args: &RenameArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
@@ -17,7 +18,7 @@ pub fn run(cli: &Cli, args: &RenameArgs) -> Result<u8, Failure> {
         .map_err(|e| Failure(e.0))?;
     let prefix = common::prefix(cli);
     let join = |f: &str| crate::render::diagnostics::join(&prefix, f);
-    let text = if fmt == "json" {
+    let text = if fmt == TextFormat::Json {
         common::json_text(&serde_json::json!({
             "renamed": args.old,
             "to": args.new,

@@ -22,10 +22,12 @@ pub struct SchemaArgs {
     /// Which input to describe
     #[arg(value_enum)]
     pub kind: SchemaKind,
+    /// Output format (default: json)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::JsonFormat>,
 }
 
 pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<u8, Failure> {
-    common::format(cli, &["json"])?;
     let schema = match args.kind {
         SchemaKind::Config => json_schema::config(),
         kind => {

@@ -11,10 +11,12 @@ pub struct SiteArgs {
     /// Directory to write the site into (created if missing; files of the same name are replaced)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::HumanFormat>,
 }
 
 pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
-    common::format(cli, &["human"])?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);

@@ -2,10 +2,15 @@
 
 use super::args::{Cli, TableArgs};
 use super::common::{self, Failure};
+use super::formats::MarkdownFormat;
 use crate::render::tables;
 
 pub fn run(cli: &Cli, args: &TableArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["md", "json"])?;
+    // The renderer names formats as template files do.
+    let fmt = match common::format(cli, args.format) {
+        MarkdownFormat::Md => "md",
+        MarkdownFormat::Json => "json",
+    };
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
