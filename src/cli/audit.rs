@@ -103,7 +103,8 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
-    let gates = gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure)?;
+    let gates =
+        gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure::Message)?;
     let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
         Ok(c) => c,
         Err(r) => {
@@ -117,7 +118,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         (None, None) => None,
     };
     if !args.probe && (args.target.stdio.is_some() || args.target.url.is_some()) {
-        return Err(Failure(
+        return Err(Failure::Message(
             "--stdio and --url name the server for --probe; add --probe to probe it".into(),
         ));
     }
@@ -158,7 +159,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         None => None,
         Some(p) => {
             let bytes = crate::load::text::read_limited(p)
-                .map_err(|e| Failure(format!("cannot read `{}`: {e}", inputs::shown(p))))?;
+                .map_err(Failure::io(format!("cannot read `{}`", inputs::shown(p))))?;
             let parsed = serde_json::from_slice::<serde_json::Value>(&bytes)
                 .map_err(|e| format!("it is not an auditbook json audit report (not JSON: {e})"));
             Some((inputs::shown(p), parsed))
@@ -217,10 +218,11 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             } else {
                 "report.md.tera"
             };
-            let ctx = tera::Context::from_serialize(&rep).map_err(|e| Failure(e.to_string()))?;
+            let ctx = tera::Context::from_serialize(&rep)
+                .map_err(Failure::template("cannot hand the report to the template"))?;
             common::templates(cli)?
                 .render(name, &ctx)
-                .map_err(Failure)?
+                .map_err(Failure::Message)?
         }
     };
     match (&args.out, explanation) {
@@ -322,7 +324,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), Failure> {
         }
         None => {}
     }
-    let fail = |e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
+    let fail = |e| Failure::io(format!("cannot write `{}`", path.display()))(e);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.exists() {
             std::fs::create_dir_all(dir).map_err(fail)?;

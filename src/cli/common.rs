@@ -8,27 +8,7 @@ use crate::render::diagnostics;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// The engine could not do its job (exit code 2).
-#[derive(Debug)]
-pub struct Failure(pub String);
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<load::Fatal> for Failure {
-    fn from(e: load::Fatal) -> Self {
-        Failure(e.0)
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    fn from(e: std::io::Error) -> Self {
-        Failure(format!("cannot write output: {e}"))
-    }
-}
+pub use super::failure::Failure;
 
 pub fn root(cli: &Cli) -> PathBuf {
     cli.catalogue.clone().unwrap_or_else(load::default_root)
@@ -86,7 +66,10 @@ pub fn deny_warnings(cli: &Cli) -> bool {
 pub fn json_text(v: &impl serde::Serialize) -> Result<String, Failure> {
     serde_json::to_string_pretty(v)
         .map(|t| t + "\n")
-        .map_err(|e| Failure(format!("cannot write JSON output: {e}")))
+        .map_err(|source| Failure::Json {
+            what: "cannot write JSON output".into(),
+            source,
+        })
 }
 
 pub use super::output::print;
@@ -100,7 +83,7 @@ pub fn write_session(cli: &Cli) -> Result<crate::write::Session, Failure> {
             "auditbook: waiting for another auditbook run that is changing this catalogue\n",
         )
     })
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(Failure::io("cannot lock the catalogue for writing"))?;
     for line in &session.repairs {
         super::output::eprint(&format!("auditbook: {line}\n"));
     }
@@ -234,5 +217,5 @@ pub fn successors(
 
 /// The template set, with `--templates DIR` applied.
 pub fn templates(cli: &Cli) -> Result<crate::render::templates::Templates, Failure> {
-    crate::render::templates::Templates::new(cli.templates.as_deref()).map_err(Failure)
+    crate::render::templates::Templates::new(cli.templates.as_deref()).map_err(Failure::Message)
 }

@@ -13,9 +13,9 @@ fn snapshot_of(path: &Path) -> Result<Snapshot, Failure> {
     }
     let text = crate::load::text::read_limited(path)
         .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
-        .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+        .map_err(Failure::io(format!("cannot read `{}`", path.display())))?;
     serde_json::from_str(&text).map_err(|e| {
-        Failure(format!(
+        Failure::Message(format!(
             "`{}` is neither a catalogue directory nor a snapshot written by `auditbook snapshot`: {e}",
             path.display()
         ))

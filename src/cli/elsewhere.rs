@@ -152,7 +152,7 @@ pub fn sync(
             "auditbook: waiting for another auditbook run that is changing these documents\n",
         )
     })
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(Failure::io("cannot lock the documents for writing"))?;
     let e = load(cli, claims)?;
     let prefix = dir.to_string_lossy().replace('\\', "/");
     let refuse = |diags: Vec<Diagnostic>| {
@@ -193,7 +193,7 @@ pub fn sync(
     };
     session
         .apply("sync", &plan.changes)
-        .map_err(|e| Failure(format!("cannot write: {e}")))?;
+        .map_err(Failure::io("cannot write"))?;
     common::print(&super::sync::outcome(cli, &plan, &prefix, fmt)?)?;
     Ok(super::EXIT_OK)
 }

@@ -76,5 +76,7 @@ fn find(asked: &str) -> Result<&'static Code, Failure> {
         Some((d, c)) if d <= 3 => format!("; did you mean {} `{}`?", c.code, c.name),
         _ => "; `docs/lint-codes.md` lists every code".to_string(),
     };
-    Err(Failure(format!("no diagnostic code `{wanted}`{hint}")))
+    Err(Failure::Message(format!(
+        "no diagnostic code `{wanted}`{hint}"
+    )))
 }

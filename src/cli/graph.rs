@@ -23,7 +23,7 @@ pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
             ];
             let found = candidates.into_iter().find(|n| g.find(n).is_some());
             Some(found.ok_or_else(|| {
-                Failure(format!(
+                Failure::Message(format!(
                     "`{id}` is not a check, rule, retired id or document of this catalogue"
                 ))
             })?)

@@ -12,7 +12,7 @@ pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
     } else {
         Stages::LINT
     };
-    let findings = session.findings(stages).map_err(Failure)?;
+    let findings = session.findings(stages).map_err(Failure::Message)?;
     let cat = session.catalogue();
     let mut extra = serde_json::Map::new();
     extra.insert("checks".into(), cat.checks.len().into());

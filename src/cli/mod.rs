@@ -8,6 +8,7 @@ mod completions;
 mod diff;
 mod elsewhere;
 mod explain;
+mod failure;
 mod fix;
 mod formats;
 mod graph;
@@ -52,8 +53,8 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // After a closed pipe the run ends quietly (see `output`).
-            if !output::pipe_closed() && !e.0.is_empty() {
-                output::eprint(&format!("auditbook: error: {e}\n"));
+            if !output::pipe_closed() && !matches!(e, common::Failure::PipeClosed) {
+                output::eprint(&e.report());
             }
             EXIT_FAILURE
         }
@@ -98,8 +99,8 @@ fn usage(e: &clap::Error) -> u8 {
         match output::print(&text) {
             Ok(()) => code,
             Err(f) => {
-                if !f.0.is_empty() {
-                    output::eprint(&format!("auditbook: error: {f}\n"));
+                if !matches!(f, common::Failure::PipeClosed) {
+                    output::eprint(&f.report());
                 }
                 EXIT_FAILURE
             }

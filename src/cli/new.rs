@@ -20,7 +20,7 @@ pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
         &args.title,
         &args.severity,
     )
-    .map_err(|e| Failure(e.0))?;
+    .map_err(|e| Failure::Message(e.0))?;
     let shown = crate::load::text::display_path(&loaded.catalogue.root, &created.file);
     let file = crate::render::diagnostics::join(&common::prefix(cli), &shown);
     if fmt == TextFormat::Json {

@@ -46,14 +46,14 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         }
     };
     if !portfolio::looks_like(&file.value) {
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "`{shown}` is not a portfolio (no `servers` list); for one profile use `auditbook audit`"
         )));
     }
     let mut p = Portfolio::parse(file);
     if let Some(dir) = &args.results_dir {
         if !dir.is_dir() {
-            return Err(Failure(format!(
+            return Err(Failure::Message(format!(
                 "--results-dir `{}` is not a directory",
                 inputs::shown(dir)
             )));
@@ -65,10 +65,11 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let text = match fmt {
         PortfolioFormat::Json => common::json_text(&m)?,
         PortfolioFormat::Md => {
-            let ctx = tera::Context::from_serialize(&m).map_err(|e| Failure(e.to_string()))?;
+            let ctx = tera::Context::from_serialize(&m)
+                .map_err(Failure::template("cannot hand the matrix to the template"))?;
             common::templates(cli)?
                 .render("portfolio.md.tera", &ctx)
-                .map_err(Failure)?
+                .map_err(Failure::Message)?
         }
         PortfolioFormat::Human => human(&m),
     };

@@ -15,7 +15,7 @@ pub fn run(cli: &Cli, args: &RenameArgs) -> Result<u8, Failure> {
         .clone()
         .unwrap_or_else(crate::audit::waivers::today);
     let done = rename::rename(&writing, &loaded.catalogue, &args.old, &args.new, &date)
-        .map_err(|e| Failure(e.0))?;
+        .map_err(|e| Failure::Message(e.0))?;
     let prefix = common::prefix(cli);
     let join = |f: &str| crate::render::diagnostics::join(&prefix, f);
     let text = if fmt == TextFormat::Json {

@@ -21,10 +21,10 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     };
     if args.rewrite {
         let done = crate::maintain::rewrite::retire_rewriting(&writing, &loaded.catalogue, &req)
-            .map_err(|e| Failure(e.0))?;
+            .map_err(|e| Failure::Message(e.0))?;
         return rewritten(cli, args, fmt, &done);
     }
-    retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
+    retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure::Message(e.0))?;
     // Read the catalogue again: what still refers to the id is now a finding to fix.
     let after = common::session(cli, crate::session::Needs::BODIES)?;
     let graph = after.graph();

@@ -39,7 +39,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<u8, Failure> {
                 SchemaKind::Check => json_schema::check(cat),
                 SchemaKind::Results => json_schema::results(cat),
                 _ => json_schema::profile(cat).ok_or_else(|| {
-                    Failure(
+                    Failure::Message(
                         "the catalogue declares no profile schema (`profile.fields` in \
                          catalogue.yaml), so there is no profile schema to generate"
                             .into(),

@@ -43,7 +43,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
         let hint = crate::load::check::suggest(&args.id, cat.checks.iter().map(|c| c.id.as_str()))
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "no check `{}` in this catalogue{hint}",
             args.id
         )));

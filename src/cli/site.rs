@@ -22,15 +22,15 @@ pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
     common::warn_load_problems(cli, loaded);
     let graph = session.graph();
     let templates = common::templates(cli)?;
-    let pages = site::pages(&templates, &loaded.catalogue, graph).map_err(Failure)?;
+    let pages = site::pages(&templates, &loaded.catalogue, graph).map_err(Failure::Message)?;
     for page in &pages {
         let path = args.out.join(&page.path);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
-                .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
+                .map_err(Failure::io(format!("cannot create `{}`", dir.display())))?;
         }
         crate::write::file(&path, &page.text)
-            .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+            .map_err(Failure::io(format!("cannot write `{}`", path.display())))?;
     }
     if !cli.quiet {
         common::print(&format!(

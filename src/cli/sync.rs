@@ -29,7 +29,7 @@ pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
     };
     writing
         .apply("sync", &plan.changes)
-        .map_err(|e| Failure(format!("cannot write: {e}")))?;
+        .map_err(Failure::io("cannot write"))?;
     let prefix = common::prefix(cli);
     common::print(&outcome(cli, &plan, &prefix, fmt)?)?;
     Ok(super::EXIT_OK)

@@ -15,9 +15,9 @@ pub fn run(cli: &Cli, args: &TableArgs) -> Result<u8, Failure> {
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let templates = common::templates(cli)?;
-    let targs = tables::parse_args(&args.args).map_err(Failure)?;
-    let text =
-        tables::render(&templates, &loaded.catalogue, &args.name, &targs, fmt).map_err(Failure)?;
+    let targs = tables::parse_args(&args.args).map_err(Failure::Message)?;
+    let text = tables::render(&templates, &loaded.catalogue, &args.name, &targs, fmt)
+        .map_err(Failure::Message)?;
     common::print(&text)?;
     Ok(super::EXIT_OK)
 }

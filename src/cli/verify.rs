@@ -10,7 +10,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> Result<u8, Failure> {
     }
     let fmt = common::format(cli, args.format);
     let session = common::session(cli, Needs::FINDINGS)?;
-    let findings = session.findings(Stages::VERIFY).map_err(Failure)?;
+    let findings = session.findings(Stages::VERIFY).map_err(Failure::Message)?;
     let cat = session.catalogue();
     let mut extra = serde_json::Map::new();
     extra.insert("documents".into(), cat.documents.len().into());
