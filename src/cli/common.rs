@@ -2,9 +2,10 @@
 
 use super::args::{Cli, ColorChoice, Deny};
 use super::formats::DiagnosticsFormat;
-use crate::diag::{Diagnostic, Level, Summary};
+use crate::diag::{Diagnostic, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
+use crate::render::emit::{self, Emitter};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -64,12 +65,10 @@ pub fn deny_warnings(cli: &Cli) -> bool {
 
 /// A value as one JSON document with a closing line break, for `--format json`.
 pub fn json_text(v: &impl serde::Serialize) -> Result<String, Failure> {
-    serde_json::to_string_pretty(v)
-        .map(|t| t + "\n")
-        .map_err(|source| Failure::Json {
-            what: "cannot write JSON output".into(),
-            source,
-        })
+    emit::json_document(v).map_err(|source| Failure::Json {
+        what: "cannot write JSON output".into(),
+        source,
+    })
 }
 
 pub use super::output::print;
@@ -137,64 +136,73 @@ pub fn report_at(
     command: &str,
     shown: Shown<'_>,
     fmt: DiagnosticsFormat,
-    mut extra: serde_json::Map<String, serde_json::Value>,
+    extra: serde_json::Map<String, serde_json::Value>,
     prefix: &str,
 ) -> Result<u8, Failure> {
     let findings = shown.findings;
-    let diags = &findings.shown;
-    let summary = Summary::of(diags);
-    let prefix = prefix.to_string();
     let cat = shown.catalogue;
-    let text = match fmt {
-        DiagnosticsFormat::Json => {
-            extra.insert("suppressed".into(), findings.suppressed.len().into());
-            diagnostics::json(diags, extra)
-        }
-        DiagnosticsFormat::Github => diagnostics::github(&visible(cli, diags), &prefix),
-        DiagnosticsFormat::Sarif => diagnostics::sarif(
-            diags,
-            &findings.suppressed,
-            &prefix,
-            &match shown.graph {
-                Some(g) => successors(cat, g),
-                None => successors(cat, &crate::graph::Graph::build(cat)),
-            },
-        ),
-        DiagnosticsFormat::Junit => {
-            crate::render::junit::diagnostics(command, diags, deny_warnings(cli))
-        }
-        DiagnosticsFormat::Human => human(cli, diags, cat, &prefix),
+    // Only SARIF names successors, and only it needs a graph for them.
+    let successors = match (fmt, shown.graph) {
+        (DiagnosticsFormat::Sarif, Some(g)) => successors(cat, g),
+        (DiagnosticsFormat::Sarif, None) => successors(cat, &crate::graph::Graph::build(cat)),
+        _ => diagnostics::Successors::new(),
     };
+    let run = emit::Run {
+        command,
+        diagnostics: &findings.shown,
+        suppressed: &findings.suppressed,
+        sources: cat,
+        prefix,
+        successors: &successors,
+        summary_extra: extra,
+        quiet: cli.quiet,
+        color: color(cli),
+        deny_warnings: deny_warnings(cli),
+    };
+    let text = fmt.emitter().emit(&run).map_err(|source| Failure::Json {
+        what: format!("cannot write the findings as {}", fmt.name()),
+        source,
+    })?;
     print(&text)?;
-    Ok(if summary.fails(deny_warnings(cli)) {
+    Ok(if Summary::of(&findings.shown).fails(deny_warnings(cli)) {
         super::EXIT_FINDINGS
     } else {
         super::EXIT_OK
     })
 }
 
-/// The diagnostics a reader sees: `-q` drops notes. Machine formats (json, sarif) keep all.
+/// The diagnostics a reader sees: `-q` drops notes.
 pub fn visible(cli: &Cli, diags: &[Diagnostic]) -> Vec<Diagnostic> {
     diags
         .iter()
-        .filter(|d| !(cli.quiet && d.level == Level::Note))
+        .filter(|d| !(cli.quiet && d.level == crate::diag::Level::Note))
         .cloned()
         .collect()
 }
 
-/// Human diagnostics as `-q` wants them: without notes and without the summary line.
+/// Findings of a command's own input (a profile, an expression) as human text, as `-q` wants
+/// them: without notes and without the summary line.
 pub fn human(
     cli: &Cli,
     diags: &[Diagnostic],
     sources: &dyn diagnostics::Sources,
     prefix: &str,
 ) -> String {
-    let shown = visible(cli, diags);
-    if cli.quiet {
-        diagnostics::human_findings(&shown, sources, prefix, color(cli))
-    } else {
-        diagnostics::human(&shown, sources, prefix, color(cli))
-    }
+    let none = diagnostics::Successors::new();
+    let run = emit::Run {
+        command: "",
+        diagnostics: diags,
+        suppressed: &[],
+        sources,
+        prefix,
+        successors: &none,
+        summary_extra: serde_json::Map::new(),
+        quiet: cli.quiet,
+        color: color(cli),
+        deny_warnings: deny_warnings(cli),
+    };
+    // Human text is laid out in memory and cannot fail.
+    emit::Human.emit(&run).unwrap_or_default()
 }
 
 /// Every retired id with a live successor, and that successor's file, for SARIF.

@@ -2,6 +2,7 @@
 //! shell completions and in the manual page, and rejects any other value before a command runs.
 //! The first variant of each set is its default.
 
+use crate::render::emit::{self, Emitter};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::ValueEnum;
 
@@ -90,6 +91,30 @@ pub enum HumanFormat {
     Human,
 }
 
+impl DiagnosticsFormat {
+    /// The one emitter that writes this format.
+    pub fn emitter(self) -> &'static dyn Emitter {
+        match self {
+            DiagnosticsFormat::Human => &emit::Human,
+            DiagnosticsFormat::Json => &emit::Json,
+            DiagnosticsFormat::Github => &emit::Github,
+            DiagnosticsFormat::Sarif => &emit::Sarif,
+            DiagnosticsFormat::Junit => &emit::Junit,
+        }
+    }
+
+    /// The name a user writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            DiagnosticsFormat::Human => "human",
+            DiagnosticsFormat::Json => "json",
+            DiagnosticsFormat::Github => "github",
+            DiagnosticsFormat::Sarif => "sarif",
+            DiagnosticsFormat::Junit => "junit",
+        }
+    }
+}
+
 impl From<TextFormat> for DiagnosticsFormat {
     fn from(f: TextFormat) -> Self {
         match f {
@@ -155,4 +180,43 @@ pub fn check_early(
     );
     err.insert(ContextKind::ValidValue, ContextValue::Strings(names));
     Err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_diagnostics_format_has_its_emitter_under_its_own_name() {
+        for f in DiagnosticsFormat::value_variants() {
+            let named = f.to_possible_value().map(|v| v.get_name().to_string());
+            assert_eq!(named.as_deref(), Some(f.name()));
+            // Each variant reaches an emitter; an empty run of any format is not an error.
+            let none = crate::render::diagnostics::Successors::new();
+            let sources = crate::diag::SourceMap::new();
+            let run = emit::Run {
+                command: "lint",
+                diagnostics: &[],
+                suppressed: &[],
+                sources: &sources,
+                prefix: ".",
+                successors: &none,
+                summary_extra: serde_json::Map::new(),
+                quiet: false,
+                color: false,
+                deny_warnings: false,
+            };
+            assert!(f.emitter().emit(&run).is_ok(), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn an_early_format_falls_back_to_the_default_only_when_absent() {
+        assert_eq!(chosen::<ListFormat>(None, None), ListFormat::Table);
+        assert_eq!(chosen::<ListFormat>(Some("csv"), None), ListFormat::Csv);
+        assert_eq!(
+            chosen(Some("csv"), Some(ListFormat::Json)),
+            ListFormat::Json
+        );
+    }
 }

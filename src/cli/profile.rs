@@ -4,7 +4,6 @@ use super::args::Cli;
 use super::common::{self, Failure};
 use super::formats::TextFormat;
 use super::inputs;
-use crate::render::diagnostics;
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::path::PathBuf;
@@ -71,7 +70,10 @@ pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
                     "fields": fields.as_ref().map(|(_, f)| f.clone()),
                 }),
             );
-            diagnostics::json(&diags, extra)
+            crate::render::emit::json::document(&diags, extra).map_err(|source| Failure::Json {
+                what: "cannot write the profile's findings as JSON".into(),
+                source,
+            })?
         }
         _ => {
             let mut t = common::human(cli, &diags, &sources, "");
