@@ -28,6 +28,7 @@ pub mod render;
 pub mod select;
 pub mod session;
 pub mod snapshot;
+#[cfg(feature = "testgen")]
 #[doc(hidden)]
 pub mod testgen;
 pub mod text;

@@ -2,6 +2,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::inputs;
 use crate::audit::applicability::{self, Applicability, Status};
 use crate::audit::profile::Checked;
@@ -31,6 +32,9 @@ pub struct ApplicabilityArgs {
     /// The server to take from a portfolio file given as OTHER
     #[arg(long = "other-server", value_name = "NAME")]
     pub other_server: Option<String>,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::TextFormat>,
 }
 
 struct Side {
@@ -64,7 +68,7 @@ fn side(
 }
 
 pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
@@ -111,9 +115,9 @@ pub fn run(cli: &Cli, args: &ApplicabilityArgs) -> Result<u8, Failure> {
     })
 }
 
-fn single_text(cat: &Catalogue, s: &Side, fmt: &str) -> Result<String, Failure> {
+fn single_text(cat: &Catalogue, s: &Side, fmt: TextFormat) -> Result<String, Failure> {
     let summary = s.app.summary(cat);
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let checks: Vec<_> = s
             .app
             .entries
@@ -196,13 +200,13 @@ fn single_text(cat: &Catalogue, s: &Side, fmt: &str) -> Result<String, Failure> 
     Ok(out)
 }
 
-fn diff_text(_cat: &Catalogue, a: &Side, b: &Side, fmt: &str) -> Result<String, Failure> {
+fn diff_text(_cat: &Catalogue, a: &Side, b: &Side, fmt: TextFormat) -> Result<String, Failure> {
     let d = applicability::diff((&a.checked.profile, &a.app), (&b.checked.profile, &b.app));
     let (from, to) = (
         &a.checked.profile.source.shown,
         &b.checked.profile.source.shown,
     );
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let doc = json!({
             "from": from,
             "to": to,

@@ -1,5 +1,8 @@
 //! Argument definitions (clap derive). Help texts carry an example per command.
 
+use super::formats::{
+    DiagnosticsFormat, GraphFormat, JsonFormat, ListFormat, MarkdownFormat, TextFormat,
+};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -19,9 +22,8 @@ pub struct Cli {
     /// Catalogue root (default: ./catalogue if it exists, else .)
     #[arg(short = 'C', long = "catalogue", global = true, value_name = "DIR")]
     pub catalogue: Option<PathBuf>,
-    /// Output format: human, json, github, sarif, junit (lint, verify); md, json, html, sarif, junit
-    /// (audit); table, json, csv (list); human, json
-    #[arg(long, global = true, value_name = "FORMAT")]
+    /// Output format given before the command name; each command's help lists its own values
+    #[arg(long, value_name = "FORMAT", hide = true)]
     pub format: Option<String>,
     /// Colour in human output (NO_COLOR is honoured by auto)
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
@@ -72,7 +74,7 @@ pub enum Command {
     /// Counts by category, severity, adoption and baseline (every value, zeros included).
     ///
     /// Example: auditbook stats --format json
-    Stats,
+    Stats(StatsArgs),
     /// A named table (rules-table, category-counts, severity-counts, advisory-list,
     /// check-index, or a project template) as Markdown or JSON.
     ///
@@ -98,7 +100,7 @@ pub enum Command {
     /// A JSON snapshot of the catalogue with byte and semantic fingerprints.
     ///
     /// Example: auditbook snapshot > snapshot-2.3.0.json
-    Snapshot,
+    Snapshot(SnapshotArgs),
     /// What changed between two snapshots or catalogue roots, classified for re-audit.
     ///
     /// Example: auditbook diff old-snapshot.json catalogue --format md
@@ -164,7 +166,7 @@ pub enum Command {
     /// must pass; a failure shows the diff.
     ///
     /// Example: auditbook -C catalogue test
-    Test,
+    Test(TestArgs),
     /// The manual page (roff), printed to stdout.
     ///
     /// Example: auditbook man > auditbook.1 && man ./auditbook.1
@@ -182,6 +184,9 @@ pub struct TableArgs {
     pub name: String,
     /// KEY=VALUE arguments: category=FID, where=EXPR, base=LINK-PREFIX
     pub args: Vec<String>,
+    /// Output format (default: md)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<MarkdownFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -192,6 +197,9 @@ pub struct GraphArgs {
     /// How many steps around --focus
     #[arg(long, default_value_t = 1)]
     pub depth: usize,
+    /// Output format (default: dot)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<GraphFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -204,6 +212,9 @@ pub struct NewArgs {
     /// Severity of the new check
     #[arg(long, default_value = "medium")]
     pub severity: String,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -229,6 +240,9 @@ pub struct RetireArgs {
     /// Also move every link to the id onto the successor (mentions in prose stay, listed)
     #[arg(long)]
     pub rewrite: bool,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -240,6 +254,9 @@ pub struct RenameArgs {
     /// The date recorded for the old id, YYYY-MM-DD (default: today)
     #[arg(long)]
     pub date: Option<String>,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -248,6 +265,9 @@ pub struct DiffArgs {
     pub old: PathBuf,
     /// The newer snapshot (json) or catalogue root
     pub new: PathBuf,
+    /// Output format (default: md)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<MarkdownFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -258,6 +278,9 @@ pub struct LintArgs {
     pub verify: bool,
     #[command(flatten)]
     pub fixing: FixArgs,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<DiagnosticsFormat>,
 }
 
 /// Fixing findings in place (`lint` and `verify`).
@@ -286,12 +309,18 @@ pub struct ListArgs {
     /// Keep the checks this expression (over check fields) selects
     #[arg(long = "where", value_name = "EXPR")]
     pub filter: Option<String>,
+    /// Output format (default: table)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<ListFormat>,
 }
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The check id
     pub id: String,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }
 
 #[derive(Args, Debug, Default)]
@@ -305,6 +334,9 @@ pub struct VerifyArgs {
     pub report: Option<PathBuf>,
     #[command(flatten)]
     pub fix: FixArgs,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<DiagnosticsFormat>,
 }
 
 #[derive(Args, Debug, Default)]
@@ -313,12 +345,18 @@ pub struct SyncArgs {
     /// --catalogue DIR-OR-SNAPSHOT
     #[arg(long, value_name = "FILE")]
     pub claims: Option<PathBuf>,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// The code (AB212) or its name (link-to-retired-check)
     pub code: String,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }
 
 #[derive(Args, Debug)]
@@ -332,4 +370,25 @@ pub struct InitArgs {
     /// The catalogue's name (default: the folder's name)
     #[arg(long)]
     pub name: Option<String>,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct StatsArgs {
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct SnapshotArgs {
+    /// Output format (default: json)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<JsonFormat>,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct TestArgs {
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<TextFormat>,
 }

@@ -3,6 +3,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::AuditFormat;
 use super::inputs;
 use crate::audit::report::{self, Options};
 use crate::audit::verdict::{Policy, Verdict};
@@ -56,6 +57,9 @@ pub struct AuditArgs {
     pub probe: bool,
     #[command(flatten)]
     pub target: super::probe::TargetArgs,
+    /// Output format (default: md)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::AuditFormat>,
 }
 
 /// `to` as a relative path from the directory `from` (both relative to the working directory
@@ -93,13 +97,14 @@ fn relative(from: &Path, to: &Path) -> String {
 }
 
 pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["md", "json", "html", "sarif", "junit"])?;
+    let fmt = common::format(cli, args.format);
     let as_of = inputs::as_of(args.as_of.as_deref())?;
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let cat = &loaded.catalogue;
-    let gates = gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure)?;
+    let gates =
+        gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure::Message)?;
     let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
         Ok(c) => c,
         Err(r) => {
@@ -113,7 +118,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         (None, None) => None,
     };
     if !args.probe && (args.target.stdio.is_some() || args.target.url.is_some()) {
-        return Err(Failure(
+        return Err(Failure::Message(
             "--stdio and --url name the server for --probe; add --probe to probe it".into(),
         ));
     }
@@ -154,7 +159,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         None => None,
         Some(p) => {
             let bytes = crate::load::text::read_limited(p)
-                .map_err(|e| Failure(format!("cannot read `{}`: {e}", inputs::shown(p))))?;
+                .map_err(Failure::io(format!("cannot read `{}`", inputs::shown(p))))?;
             let parsed = serde_json::from_slice::<serde_json::Value>(&bytes)
                 .map_err(|e| format!("it is not an auditbook json audit report (not JSON: {e})"));
             Some((inputs::shown(p), parsed))
@@ -197,26 +202,27 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
         link_prefix,
         previous,
         as_of: as_of.clone(),
-        html: fmt == "html",
+        html: fmt == AuditFormat::Html,
     };
     let explanation = args.explain_score.then(|| score.explain());
     let rep = report::build(cat, &checked, &run, score, &options);
     let refused = refused_comparison(&rep);
     inputs::eprint_problems(cli, &refused, &Default::default());
     let rendered = match fmt {
-        "json" => common::json_text(&rep)?,
-        "sarif" => crate::render::audit_sarif::sarif(&rep),
-        "junit" => crate::render::junit::audit(&rep),
-        other => {
-            let name = if other == "html" {
+        AuditFormat::Json => common::json_text(&rep)?,
+        AuditFormat::Sarif => crate::render::audit_sarif::sarif(&rep),
+        AuditFormat::Junit => crate::render::junit::audit(&rep),
+        other @ (AuditFormat::Md | AuditFormat::Html) => {
+            let name = if other == AuditFormat::Html {
                 "report.html.tera"
             } else {
                 "report.md.tera"
             };
-            let ctx = tera::Context::from_serialize(&rep).map_err(|e| Failure(e.to_string()))?;
+            let ctx = tera::Context::from_serialize(&rep)
+                .map_err(Failure::template("cannot hand the report to the template"))?;
             common::templates(cli)?
                 .render(name, &ctx)
-                .map_err(Failure)?
+                .map_err(Failure::Message)?
         }
     };
     match (&args.out, explanation) {
@@ -318,7 +324,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), Failure> {
         }
         None => {}
     }
-    let fail = |e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
+    let fail = |e| Failure::io(format!("cannot write `{}`", path.display()))(e);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.exists() {
             std::fs::create_dir_all(dir).map_err(fail)?;

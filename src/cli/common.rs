@@ -1,33 +1,15 @@
 //! What every command shares: loading the catalogue, choosing formats and colour, printing.
 
 use super::args::{Cli, ColorChoice, Deny};
-use crate::diag::{Diagnostic, Level, Summary};
+use super::formats::DiagnosticsFormat;
+use crate::diag::{Diagnostic, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
+use crate::render::emit::{self, Emitter};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// The engine could not do its job (exit code 2).
-#[derive(Debug)]
-pub struct Failure(pub String);
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<load::Fatal> for Failure {
-    fn from(e: load::Fatal) -> Self {
-        Failure(e.0)
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    fn from(e: std::io::Error) -> Self {
-        Failure(format!("cannot write output: {e}"))
-    }
-}
+pub use super::failure::Failure;
 
 pub fn root(cli: &Cli) -> PathBuf {
     cli.catalogue.clone().unwrap_or_else(load::default_root)
@@ -61,17 +43,9 @@ pub fn session(
     Ok(crate::session::Session::load(&root(cli), needs)?.with_templates(cli.templates.clone()))
 }
 
-/// The requested format, checked against what this command offers (first = default).
-pub fn format<'a>(cli: &Cli, offered: &[&'a str]) -> Result<&'a str, Failure> {
-    match &cli.format {
-        None => Ok(offered.first().copied().unwrap_or("human")),
-        Some(f) => offered.iter().copied().find(|o| o == f).ok_or_else(|| {
-            Failure(format!(
-                "this command has no `{f}` format; choose one of: {}",
-                offered.join(", ")
-            ))
-        }),
-    }
+/// The format a command runs with (see `formats::chosen`).
+pub fn format<T: clap::ValueEnum + Default>(cli: &Cli, own: Option<T>) -> T {
+    super::formats::chosen(cli.format.as_deref(), own)
 }
 
 pub fn color(cli: &Cli) -> bool {
@@ -91,9 +65,10 @@ pub fn deny_warnings(cli: &Cli) -> bool {
 
 /// A value as one JSON document with a closing line break, for `--format json`.
 pub fn json_text(v: &impl serde::Serialize) -> Result<String, Failure> {
-    serde_json::to_string_pretty(v)
-        .map(|t| t + "\n")
-        .map_err(|e| Failure(format!("cannot write JSON output: {e}")))
+    emit::json_document(v).map_err(|source| Failure::Json {
+        what: "cannot write JSON output".into(),
+        source,
+    })
 }
 
 pub use super::output::print;
@@ -107,7 +82,7 @@ pub fn write_session(cli: &Cli) -> Result<crate::write::Session, Failure> {
             "auditbook: waiting for another auditbook run that is changing this catalogue\n",
         )
     })
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(Failure::io("cannot lock the catalogue for writing"))?;
     for line in &session.repairs {
         super::output::eprint(&format!("auditbook: {line}\n"));
     }
@@ -135,7 +110,7 @@ pub fn report(
     command: &str,
     findings: &crate::session::Findings,
     session: &crate::session::Session,
-    fmt: &str,
+    fmt: DiagnosticsFormat,
     extra: serde_json::Map<String, serde_json::Value>,
 ) -> Result<u8, Failure> {
     let shown = Shown {
@@ -160,63 +135,74 @@ pub fn report_at(
     cli: &Cli,
     command: &str,
     shown: Shown<'_>,
-    fmt: &str,
-    mut extra: serde_json::Map<String, serde_json::Value>,
+    fmt: DiagnosticsFormat,
+    extra: serde_json::Map<String, serde_json::Value>,
     prefix: &str,
 ) -> Result<u8, Failure> {
     let findings = shown.findings;
-    let diags = &findings.shown;
-    let summary = Summary::of(diags);
-    let prefix = prefix.to_string();
     let cat = shown.catalogue;
-    let text = match fmt {
-        "json" => {
-            extra.insert("suppressed".into(), findings.suppressed.len().into());
-            diagnostics::json(diags, extra)
-        }
-        "github" => diagnostics::github(&visible(cli, diags), &prefix),
-        "sarif" => diagnostics::sarif(
-            diags,
-            &findings.suppressed,
-            &prefix,
-            &match shown.graph {
-                Some(g) => successors(cat, g),
-                None => successors(cat, &crate::graph::Graph::build(cat)),
-            },
-        ),
-        "junit" => crate::render::junit::diagnostics(command, diags, deny_warnings(cli)),
-        _ => human(cli, diags, cat, &prefix),
+    // Only SARIF names successors, and only it needs a graph for them.
+    let successors = match (fmt, shown.graph) {
+        (DiagnosticsFormat::Sarif, Some(g)) => successors(cat, g),
+        (DiagnosticsFormat::Sarif, None) => successors(cat, &crate::graph::Graph::build(cat)),
+        _ => diagnostics::Successors::new(),
     };
+    let run = emit::Run {
+        command,
+        diagnostics: &findings.shown,
+        suppressed: &findings.suppressed,
+        sources: cat,
+        prefix,
+        successors: &successors,
+        summary_extra: extra,
+        quiet: cli.quiet,
+        color: color(cli),
+        deny_warnings: deny_warnings(cli),
+    };
+    let text = fmt.emitter().emit(&run).map_err(|source| Failure::Json {
+        what: format!("cannot write the findings as {}", fmt.name()),
+        source,
+    })?;
     print(&text)?;
-    Ok(if summary.fails(deny_warnings(cli)) {
+    Ok(if Summary::of(&findings.shown).fails(deny_warnings(cli)) {
         super::EXIT_FINDINGS
     } else {
         super::EXIT_OK
     })
 }
 
-/// The diagnostics a reader sees: `-q` drops notes. Machine formats (json, sarif) keep all.
+/// The diagnostics a reader sees: `-q` drops notes.
 pub fn visible(cli: &Cli, diags: &[Diagnostic]) -> Vec<Diagnostic> {
     diags
         .iter()
-        .filter(|d| !(cli.quiet && d.level == Level::Note))
+        .filter(|d| !(cli.quiet && d.level == crate::diag::Level::Note))
         .cloned()
         .collect()
 }
 
-/// Human diagnostics as `-q` wants them: without notes and without the summary line.
+/// Findings of a command's own input (a profile, an expression) as human text, as `-q` wants
+/// them: without notes and without the summary line.
 pub fn human(
     cli: &Cli,
     diags: &[Diagnostic],
     sources: &dyn diagnostics::Sources,
     prefix: &str,
 ) -> String {
-    let shown = visible(cli, diags);
-    if cli.quiet {
-        diagnostics::human_findings(&shown, sources, prefix, color(cli))
-    } else {
-        diagnostics::human(&shown, sources, prefix, color(cli))
-    }
+    let none = diagnostics::Successors::new();
+    let run = emit::Run {
+        command: "",
+        diagnostics: diags,
+        suppressed: &[],
+        sources,
+        prefix,
+        successors: &none,
+        summary_extra: serde_json::Map::new(),
+        quiet: cli.quiet,
+        color: color(cli),
+        deny_warnings: deny_warnings(cli),
+    };
+    // Human text is laid out in memory and cannot fail.
+    emit::Human.emit(&run).unwrap_or_default()
 }
 
 /// Every retired id with a live successor, and that successor's file, for SARIF.
@@ -239,5 +225,5 @@ pub fn successors(
 
 /// The template set, with `--templates DIR` applied.
 pub fn templates(cli: &Cli) -> Result<crate::render::templates::Templates, Failure> {
-    crate::render::templates::Templates::new(cli.templates.as_deref()).map_err(Failure)
+    crate::render::templates::Templates::new(cli.templates.as_deref()).map_err(Failure::Message)
 }

@@ -60,9 +60,31 @@ pub fn man() -> Result<u8, Failure> {
         for para in help.split("\n\n") {
             out.extend_from_slice(format!(".PP\n{}\n", roff(para)).as_bytes());
         }
+        let mut formats = Vec::new();
+        formats_of(sub, sub.get_name(), &mut formats);
+        for (path, values) in formats {
+            let line = format!("Output formats of `{path} --format`: {}", values.join(", "));
+            out.extend_from_slice(format!(".PP\n{}\n", roff(&line)).as_bytes());
+        }
     }
     common::print(&String::from_utf8_lossy(&out))?;
     Ok(super::EXIT_OK)
+}
+
+/// The `--format` values of a command and of its subcommands, each with its command path.
+fn formats_of(cmd: &clap::Command, path: &str, out: &mut Vec<(String, Vec<String>)>) {
+    if let Some(arg) = cmd.get_arguments().find(|a| a.get_id() == "format") {
+        let values = arg
+            .get_possible_values()
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        out.push((path.to_string(), values));
+    }
+    for sub in cmd.get_subcommands() {
+        formats_of(sub, &format!("{path} {}", sub.get_name()), out);
+    }
 }
 
 /// Text safe in roff: backslashes escaped, no line starting with a control character.

@@ -75,8 +75,13 @@ fn findings(cli: &Cli, e: &Elsewhere) -> Result<Vec<Diagnostic>, Failure> {
         .collect())
 }
 
-pub fn verify(cli: &Cli, claims: &Path, report_path: Option<&Path>) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
+pub fn verify(
+    cli: &Cli,
+    claims: &Path,
+    report_path: Option<&Path>,
+    format: Option<super::formats::DiagnosticsFormat>,
+) -> Result<u8, Failure> {
+    let fmt = common::format(cli, format);
     let e = load(cli, claims)?;
     let dir = folder(claims);
     let mut diags = findings(cli, &e)?;
@@ -135,15 +140,19 @@ pub fn verify(cli: &Cli, claims: &Path, report_path: Option<&Path>) -> Result<u8
     common::report_at(cli, "verify", shown, fmt, extra, &prefix)
 }
 
-pub fn sync(cli: &Cli, claims: &Path) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+pub fn sync(
+    cli: &Cli,
+    claims: &Path,
+    format: Option<super::formats::TextFormat>,
+) -> Result<u8, Failure> {
+    let fmt = common::format(cli, format);
     let dir = folder(claims);
     let session = crate::write::Session::begin(&dir, || {
         super::output::eprint(
             "auditbook: waiting for another auditbook run that is changing these documents\n",
         )
     })
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(Failure::io("cannot lock the documents for writing"))?;
     let e = load(cli, claims)?;
     let prefix = dir.to_string_lossy().replace('\\', "/");
     let refuse = |diags: Vec<Diagnostic>| {
@@ -163,7 +172,7 @@ pub fn sync(cli: &Cli, claims: &Path) -> Result<u8, Failure> {
             catalogue: &e.loaded.catalogue,
             graph: None,
         };
-        common::report_at(cli, "sync", shown, fmt, extra, &prefix)
+        common::report_at(cli, "sync", shown, fmt.into(), extra, &prefix)
     };
     // Nothing is written from a source that cannot render every region.
     let blocking: Vec<Diagnostic> = elsewhere::check(&e)
@@ -184,7 +193,7 @@ pub fn sync(cli: &Cli, claims: &Path) -> Result<u8, Failure> {
     };
     session
         .apply("sync", &plan.changes)
-        .map_err(|e| Failure(format!("cannot write: {e}")))?;
+        .map_err(Failure::io("cannot write"))?;
     common::print(&super::sync::outcome(cli, &plan, &prefix, fmt)?)?;
     Ok(super::EXIT_OK)
 }

@@ -3,15 +3,16 @@
 
 use super::args::{Cli, ExplainArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::diag::{explain, Code, CODES};
 use crate::render::codes_doc;
 
 pub fn run(cli: &Cli, args: &ExplainArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let code = find(&args.code)?;
     let e = explain::lookup(code.code);
     let text = match fmt {
-        "json" => common::json_text(&serde_json::json!({
+        TextFormat::Json => common::json_text(&serde_json::json!({
             "code": code.code,
             "name": code.name,
             "level": code.level,
@@ -75,5 +76,7 @@ fn find(asked: &str) -> Result<&'static Code, Failure> {
         Some((d, c)) if d <= 3 => format!("; did you mean {} `{}`?", c.code, c.name),
         _ => "; `docs/lint-codes.md` lists every code".to_string(),
     };
-    Err(Failure(format!("no diagnostic code `{wanted}`{hint}")))
+    Err(Failure::Message(format!(
+        "no diagnostic code `{wanted}`{hint}"
+    )))
 }

@@ -36,8 +36,13 @@ impl Scope {
     }
 }
 
-pub fn run(cli: &Cli, scope: Scope, args: &FixArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
+pub fn run(
+    cli: &Cli,
+    scope: Scope,
+    args: &FixArgs,
+    format: Option<super::formats::DiagnosticsFormat>,
+) -> Result<u8, Failure> {
+    let fmt = common::format(cli, format);
     // Locked before loading, so what the fixes are planned from is what they change.
     let session = if args.diff {
         None
@@ -47,7 +52,10 @@ pub fn run(cli: &Cli, scope: Scope, args: &FixArgs) -> Result<u8, Failure> {
     let before = common::session(cli, Needs::BODIES)?;
     let loaded = before.loaded();
     let templates = common::templates(cli)?;
-    let diags = before.findings(scope.stages()).map_err(Failure)?.shown;
+    let diags = before
+        .findings(scope.stages())
+        .map_err(Failure::Message)?
+        .shown;
     let root = common::root(cli);
     let cache: RefCell<BTreeMap<String, Option<Arc<str>>>> = RefCell::default();
     let text_of = |rel: &str| -> Option<Arc<str>> {
@@ -67,7 +75,7 @@ pub fn run(cli: &Cli, scope: Scope, args: &FixArgs) -> Result<u8, Failure> {
         .collect();
     let held_back = all.len() - wanted.len();
     let (chosen, waiting) = apply::compatible(&wanted);
-    let edited = apply::edit(&chosen, &text_of).map_err(Failure)?;
+    let edited = apply::edit(&chosen, &text_of).map_err(Failure::Message)?;
     // The findings were computed from the loaded text; a file that differs from it now was
     // changed in between, and offsets into it would land in the wrong place.
     for e in &edited {
@@ -95,7 +103,7 @@ pub fn run(cli: &Cli, scope: Scope, args: &FixArgs) -> Result<u8, Failure> {
             .collect();
         session
             .apply(&format!("{} --fix", scope.command()), &changes)
-            .map_err(|e| Failure(format!("nothing was changed: {e}")))?;
+            .map_err(Failure::io("nothing was changed"))?;
     }
     note(
         cli,
@@ -103,7 +111,7 @@ pub fn run(cli: &Cli, scope: Scope, args: &FixArgs) -> Result<u8, Failure> {
     );
     // What remains, read afresh.
     let after = common::session(cli, Needs::FINDINGS)?;
-    let findings = after.findings(scope.stages()).map_err(Failure)?;
+    let findings = after.findings(scope.stages()).map_err(Failure::Message)?;
     let mut extra = serde_json::Map::new();
     extra.insert("fixed".into(), chosen.len().into());
     extra.insert("files_changed".into(), edited.len().into());
@@ -131,7 +139,7 @@ fn same_as_loaded(loaded: &Loaded, file: &str, raw: &str) -> bool {
 }
 
 fn changed(file: &str) -> Failure {
-    Failure(format!(
+    Failure::Message(format!(
         "`{file}` changed on disk since auditbook read it; nothing was written (run the command again)"
     ))
 }

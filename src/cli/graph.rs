@@ -2,11 +2,12 @@
 
 use super::args::{Cli, GraphArgs};
 use super::common::{self, Failure};
+use super::formats::GraphFormat;
 use crate::graph::Node;
 use crate::render::graph_export;
 
 pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["dot", "mermaid", "json"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
@@ -22,7 +23,7 @@ pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
             ];
             let found = candidates.into_iter().find(|n| g.find(n).is_some());
             Some(found.ok_or_else(|| {
-                Failure(format!(
+                Failure::Message(format!(
                     "`{id}` is not a check, rule, retired id or document of this catalogue"
                 ))
             })?)
@@ -30,9 +31,9 @@ pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
     };
     let depth = args.depth;
     let text = match fmt {
-        "mermaid" => graph_export::mermaid(g, focus.as_ref(), depth),
-        "json" => graph_export::json(g, focus.as_ref(), depth),
-        _ => graph_export::dot(g, focus.as_ref(), depth),
+        GraphFormat::Mermaid => graph_export::mermaid(g, focus.as_ref(), depth),
+        GraphFormat::Json => graph_export::json(g, focus.as_ref(), depth),
+        GraphFormat::Dot => graph_export::dot(g, focus.as_ref(), depth),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

@@ -19,7 +19,7 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
             .unwrap_or_else(|| "catalogue".into())
     });
     if root.join(FILE_NAME).exists() || std::fs::symlink_metadata(root.join(FILE_NAME)).is_ok() {
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "`{}` already has a {FILE_NAME}; init never overwrites it",
             root.display()
         )));
@@ -28,7 +28,7 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
         let loaded = crate::load::load(&root)?;
         let cat = &loaded.catalogue;
         if cat.checks.is_empty() && cat.broken.is_empty() {
-            return Err(Failure(format!(
+            return Err(Failure::Message(format!(
                 "`{}` holds no check files to infer from; run `auditbook init` without --from-existing for a starter",
                 root.display()
             )));
@@ -41,7 +41,7 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
         vec![(FILE_NAME.to_string(), infer::config(cat, &name, &docs))]
     } else {
         if root.is_dir() && has_entries(&root) {
-            return Err(Failure(format!(
+            return Err(Failure::Message(format!(
                 "`{}` is not empty; use --from-existing to infer a {FILE_NAME} from the checks in it",
                 root.display()
             )));
@@ -65,7 +65,7 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
     for (p, _) in &files {
         if let Some(dir) = root.join(p).parent() {
             std::fs::create_dir_all(dir)
-                .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
+                .map_err(Failure::io(format!("cannot create `{}`", dir.display())))?;
         }
     }
     let session = crate::write::Session::begin(&root, || {
@@ -73,14 +73,14 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
             "auditbook: waiting for another auditbook run that is changing this catalogue\n",
         )
     })
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(Failure::io("cannot lock the catalogue for writing"))?;
     let changes: Vec<Change> = files
         .iter()
         .map(|(p, t)| Change::Create(root.join(p), t.clone()))
         .collect();
     session
         .apply("init", &changes)
-        .map_err(|e| Failure(format!("nothing was written: {e}")))?;
+        .map_err(Failure::io("nothing was written"))?;
     if !args.from_existing {
         // The README's generated region is rendered by the engine itself, from the files just
         // written, so the starter verifies clean whatever the templates hold.
@@ -96,14 +96,14 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
         };
         let fixes = crate::fix::fixes_with(&loaded.catalogue, &diags, &read, &templates);
         let chosen: Vec<&crate::fix::Fix> = fixes.iter().collect();
-        let edited = crate::fix::apply::edit(&chosen, &read).map_err(Failure)?;
+        let edited = crate::fix::apply::edit(&chosen, &read).map_err(Failure::Message)?;
         let changes: Vec<Change> = edited
             .into_iter()
             .map(|e| Change::Write(root.join(&e.file), e.after))
             .collect();
         session
             .apply("init", &changes)
-            .map_err(|e| Failure(format!("cannot write the generated region: {e}")))?;
+            .map_err(Failure::io("cannot write the generated region"))?;
     }
     if !cli.quiet {
         let mut text = String::new();

@@ -31,7 +31,7 @@ fn rejected(e: DataError) -> Result<Rejected, Failure> {
             diagnostics,
             sources,
         }),
-        DataError::Unreadable(m) => Err(Failure(m)),
+        DataError::Unreadable(m) => Err(Failure::Message(m)),
     }
 }
 
@@ -85,7 +85,7 @@ pub fn as_of(given: Option<&str>) -> Result<String, Failure> {
     match given {
         None => Ok(crate::audit::waivers::today()),
         Some(d) if crate::model::date::is_calendar_date(d) => Ok(d.to_string()),
-        Some(d) => Err(Failure(format!(
+        Some(d) => Err(Failure::Message(format!(
             "--as-of `{d}` is not a day written YYYY-MM-DD"
         ))),
     }

@@ -5,14 +5,14 @@ use super::common::{self, Failure};
 use crate::session::{Needs, Stages};
 
 pub fn run(cli: &Cli, args: &LintArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, Needs::FINDINGS)?;
     let stages = if args.verify {
         Stages::ALL
     } else {
         Stages::LINT
     };
-    let findings = session.findings(stages).map_err(Failure)?;
+    let findings = session.findings(stages).map_err(Failure::Message)?;
     let cat = session.catalogue();
     let mut extra = serde_json::Map::new();
     extra.insert("checks".into(), cat.checks.len().into());

@@ -2,6 +2,7 @@
 
 use super::args::{Cli, ListArgs};
 use super::common::{self, Failure};
+use super::formats::ListFormat;
 use crate::model::{Catalogue, Check};
 use crate::render::{csv, diagnostics, text_table};
 use serde_json::json;
@@ -64,7 +65,7 @@ pub fn selected<'c>(
 }
 
 pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["table", "json", "csv"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
@@ -78,12 +79,12 @@ pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
     };
     let rows: Vec<Vec<String>> = checks.iter().map(|c| row(c)).collect();
     let text = match fmt {
-        "json" => {
+        ListFormat::Json => {
             let v: Vec<_> = checks.iter().map(|c| effective(c)).collect();
             common::json_text(&v)?
         }
-        "csv" => csv::render(COLUMNS, &rows),
-        _ => text_table::render(COLUMNS, &rows),
+        ListFormat::Csv => csv::render(COLUMNS, &rows),
+        ListFormat::Table => text_table::render(COLUMNS, &rows),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

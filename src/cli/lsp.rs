@@ -21,7 +21,7 @@ pub fn run() -> Result<u8, Failure> {
             }
             Ok(())
         })
-        .map_err(|e| Failure(format!("cannot start the language server: {e}")))?;
+        .map_err(|e| Failure::Message(format!("cannot start the language server: {e}")))?;
     let writer = std::thread::Builder::new()
         .name("lsp-writer".into())
         .spawn(move || -> std::io::Result<()> {
@@ -30,7 +30,7 @@ pub fn run() -> Result<u8, Failure> {
             }
             Ok(())
         })
-        .map_err(|e| Failure(format!("cannot start the language server: {e}")))?;
+        .map_err(|e| Failure::Message(format!("cannot start the language server: {e}")))?;
     let connection = Connection {
         sender: to_client,
         receiver: from_client,
@@ -42,12 +42,12 @@ pub fn run() -> Result<u8, Failure> {
     // stdin, which ending the process closes.
     if reader.is_finished() {
         if let Ok(Err(e)) = reader.join() {
-            return Err(Failure(format!("language server input: {e}")));
+            return Err(Failure::Message(format!("language server input: {e}")));
         }
     }
     match (served, wrote) {
-        (Err(e), _) => Err(Failure(format!("language server: {e}"))),
-        (_, Ok(Err(e))) => Err(Failure(format!("language server output: {e}"))),
+        (Err(e), _) => Err(Failure::Message(format!("language server: {e}"))),
+        (_, Ok(Err(e))) => Err(Failure::Message(format!("language server output: {e}"))),
         (Ok(code), _) => Ok(code),
     }
 }

@@ -8,7 +8,9 @@ mod completions;
 mod diff;
 mod elsewhere;
 mod explain;
+mod failure;
 mod fix;
+mod formats;
 mod graph;
 mod init;
 mod inputs;
@@ -35,7 +37,6 @@ mod verify;
 
 pub use args::{Cli, Command};
 
-use clap::Parser;
 use std::process::ExitCode;
 
 /// Exit codes of the catalogue format, section 8.
@@ -44,7 +45,7 @@ pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(output::exit_code(usage(&e))),
     };
@@ -52,13 +53,26 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // After a closed pipe the run ends quietly (see `output`).
-            if !output::pipe_closed() && !e.0.is_empty() {
-                output::eprint(&format!("auditbook: error: {e}\n"));
+            if !output::pipe_closed() && !matches!(e, common::Failure::PipeClosed) {
+                output::eprint(&e.report());
             }
             EXIT_FAILURE
         }
     };
     ExitCode::from(output::exit_code(code))
+}
+
+/// The command line, with a `--format` written before the command name held to that
+/// command's formats as if it had been written after it.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cmd = Cli::command();
+    let matches = cmd.try_get_matches_from_mut(std::env::args_os())?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    if let Some(value) = &cli.format {
+        formats::check_early(&mut cmd, &matches, value)?;
+    }
+    Ok(cli)
 }
 
 /// Help, version and argument errors, through the same writer as everything else (clap's own
@@ -85,8 +99,8 @@ fn usage(e: &clap::Error) -> u8 {
         match output::print(&text) {
             Ok(()) => code,
             Err(f) => {
-                if !f.0.is_empty() {
-                    output::eprint(&format!("auditbook: error: {f}\n"));
+                if !matches!(f, common::Failure::PipeClosed) {
+                    output::eprint(&f.report());
                 }
                 EXIT_FAILURE
             }
@@ -99,20 +113,20 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
     crate::load::confine::allow(&cli.allow_path);
     match &cli.command {
         Command::Lint(a) if a.fixing.wanted() => {
-            fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing)
+            fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing, a.format)
         }
         Command::Lint(a) => lint::run(cli, a),
         Command::List(a) => list::run(cli, a),
         Command::Show(a) => show::run(cli, a),
-        Command::Stats => stats::run(cli),
+        Command::Stats(a) => stats::run(cli, a),
         Command::Table(a) => table::run(cli, a),
         Command::Graph(a) => graph::run(cli, a),
         Command::New(a) => new::run(cli, a),
         Command::Retire(a) => retire::run(cli, a),
         Command::Rename(a) => rename::run(cli, a),
-        Command::Snapshot => snapshot::run(cli),
+        Command::Snapshot(_) => snapshot::run(cli),
         Command::Diff(a) => diff::run(cli, a),
-        Command::Verify(a) if a.fix.wanted() => fix::run(cli, fix::Scope::Verify, &a.fix),
+        Command::Verify(a) if a.fix.wanted() => fix::run(cli, fix::Scope::Verify, &a.fix, a.format),
         Command::Verify(a) => verify::run(cli, a),
         Command::Sync(a) => sync::run(cli, a),
         Command::Profile(c) => profile::run(cli, c),
@@ -125,7 +139,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Lsp => lsp::run(),
         Command::Completions(a) => completions::run(a),
         Command::Init(a) => init::run(cli, a),
-        Command::Test => test::run(cli),
+        Command::Test(a) => test::run(cli, a),
         Command::Man => completions::man(),
         Command::Explain(a) => explain::run(cli, a),
     }

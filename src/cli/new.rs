@@ -2,11 +2,12 @@
 
 use super::args::{Cli, NewArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::maintain::new;
 
 pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
     // Checked before anything is written: a bad `--format` must not leave a new file behind.
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
@@ -19,10 +20,10 @@ pub fn run(cli: &Cli, args: &NewArgs) -> Result<u8, Failure> {
         &args.title,
         &args.severity,
     )
-    .map_err(|e| Failure(e.0))?;
+    .map_err(|e| Failure::Message(e.0))?;
     let shown = crate::load::text::display_path(&loaded.catalogue.root, &created.file);
     let file = crate::render::diagnostics::join(&common::prefix(cli), &shown);
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let doc = serde_json::json!({
             "id": created.id,
             "file": file,

@@ -34,13 +34,13 @@ pub fn stderr_was_closed() {
     STDERR_CLOSED.store(true, Ordering::SeqCst);
 }
 
-/// Write `text` to stdout. `Err` ends the run: its message is empty when the pipe was closed.
+/// Write `text` to stdout. `Err` ends the run, quietly when the pipe was closed.
 pub fn print(text: &str) -> Result<(), Failure> {
     if text.is_empty() {
         return Ok(());
     }
     if STDOUT_CLOSED.load(Ordering::SeqCst) {
-        return Err(Failure(
+        return Err(Failure::Message(
             "standard output is closed; the output was not written".into(),
         ));
     }
@@ -49,9 +49,9 @@ pub fn print(text: &str) -> Result<(), Failure> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
             PIPE_CLOSED.store(true, Ordering::SeqCst);
-            Err(Failure(String::new()))
+            Err(Failure::PipeClosed)
         }
-        Err(e) => Err(Failure(format!("cannot write to standard output: {e}"))),
+        Err(e) => Err(Failure::io("cannot write to standard output")(e)),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::PortfolioFormat;
 use super::inputs;
 use crate::audit::portfolio::{self, Matrix, Portfolio};
 use crate::audit::verdict::{Policy, Verdict};
@@ -24,10 +25,13 @@ pub struct PortfolioArgs {
     /// The day waivers are judged on, YYYY-MM-DD (default: today, UTC)
     #[arg(long = "as-of", value_name = "DATE")]
     pub as_of: Option<String>,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::PortfolioFormat>,
 }
 
 pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json", "md"])?;
+    let fmt = common::format(cli, args.format);
     let as_of = inputs::as_of(args.as_of.as_deref())?;
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
@@ -42,14 +46,14 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         }
     };
     if !portfolio::looks_like(&file.value) {
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "`{shown}` is not a portfolio (no `servers` list); for one profile use `auditbook audit`"
         )));
     }
     let mut p = Portfolio::parse(file);
     if let Some(dir) = &args.results_dir {
         if !dir.is_dir() {
-            return Err(Failure(format!(
+            return Err(Failure::Message(format!(
                 "--results-dir `{}` is not a directory",
                 inputs::shown(dir)
             )));
@@ -59,14 +63,15 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let (m, diags, sources) = portfolio::matrix(cat, &p, args.policy, &as_of);
     inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
-        "json" => common::json_text(&m)?,
-        "md" => {
-            let ctx = tera::Context::from_serialize(&m).map_err(|e| Failure(e.to_string()))?;
+        PortfolioFormat::Json => common::json_text(&m)?,
+        PortfolioFormat::Md => {
+            let ctx = tera::Context::from_serialize(&m)
+                .map_err(Failure::template("cannot hand the matrix to the template"))?;
             common::templates(cli)?
                 .render("portfolio.md.tera", &ctx)
-                .map_err(Failure)?
+                .map_err(Failure::Message)?
         }
-        _ => human(&m),
+        PortfolioFormat::Human => human(&m),
     };
     common::print(&text)?;
     let all_ready = m

@@ -5,6 +5,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::inputs;
 use crate::probe::observe::{CallPolicy, Options, Target};
 use crate::probe::{self, record};
@@ -47,8 +48,10 @@ impl TargetArgs {
             (None, Some(u)) if u.starts_with("http://") || u.starts_with("https://") => {
                 Ok(Target::Http(u.clone()))
             }
-            (None, Some(u)) => Err(Failure(format!("`{u}` is not an http:// or https:// URL"))),
-            _ => Err(Failure(
+            (None, Some(u)) => Err(Failure::Message(format!(
+                "`{u}` is not an http:// or https:// URL"
+            ))),
+            _ => Err(Failure::Message(
                 "name the server: --stdio 'COMMAND' or --url URL".to_string(),
             )),
         }
@@ -87,6 +90,9 @@ pub struct ProbeArgs {
     pub server: Option<String>,
     #[command(flatten)]
     pub portfolio: super::probe_portfolio::PortfolioProbeArgs,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::TextFormat>,
 }
 
 /// Probe a target for the profile's applicable checks (shared with `audit --probe`).
@@ -98,7 +104,7 @@ pub fn probe_run(
     let t = target.target()?;
     let app = crate::audit::applicability::compute(cat, &checked.profile);
     let obs = probe::observe::observe_blocking(&t, &target.options())
-        .map_err(|e| Failure(format!("cannot start the probe's runtime: {e}")))?;
+        .map_err(Failure::io("cannot start the probe's runtime"))?;
     let run = probe::assess(cat, &app, obs, &target.lock_file);
     report_reach(&run);
     Ok(run)
@@ -140,7 +146,7 @@ pub fn read_existing(path: &Path) -> Result<Json, Failure> {
     let shown = inputs::shown(path);
     match inputs::data(path, &shown, &crate::diag::codes::RESULTS_INVALID)? {
         Ok(f) => Ok(f.value),
-        Err(_) => Err(Failure(format!(
+        Err(_) => Err(Failure::Message(format!(
             "`{shown}` exists but is not a results file; the probe does not overwrite it"
         ))),
     }
@@ -183,9 +189,11 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     if args.portfolio.portfolio.is_some() {
         return super::probe_portfolio::run(cli, args);
     }
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let Some(profile) = &args.profile else {
-        return Err(Failure("name the profile, or --portfolio FILE".into()));
+        return Err(Failure::Message(
+            "name the profile, or --portfolio FILE".into(),
+        ));
     };
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
@@ -203,18 +211,18 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
         probe_merged(cat, &checked, &args.target, existing, args.overwrite)?;
     let results_shown = inputs::shown(&args.results);
     crate::write::file(&args.results, &record::to_yaml(&merged))
-        .map_err(|e| Failure(format!("cannot write `{results_shown}`: {e}")))?;
+        .map_err(Failure::io(format!("cannot write `{results_shown}`")))?;
     if args.lock && run.observation.reached() {
         let text = probe::lock::lock_text(&run.observation);
         crate::write::file(&args.target.lock_file, &text).map_err(|e| {
-            Failure(format!(
+            Failure::Message(format!(
                 "cannot write `{}`: {e}",
                 inputs::shown(&args.target.lock_file)
             ))
         })?;
     }
     let failed = run.probed.iter().any(|p| p.status == "fail");
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let v = serde_json::json!({
             "target": run.observation.target,
             "reach": run.observation.reach,

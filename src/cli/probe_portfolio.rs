@@ -7,6 +7,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::inputs;
 use super::probe::{read_existing, ProbeArgs};
 use crate::audit::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
@@ -80,10 +81,10 @@ struct Shared<'a> {
 }
 
 pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let pa = &args.portfolio;
     let Some(file) = &pa.portfolio else {
-        return Err(Failure("--portfolio FILE is missing".into()));
+        return Err(Failure::Message("--portfolio FILE is missing".into()));
     };
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
@@ -98,7 +99,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
         }
     };
     if !portfolio::looks_like(&data.value) {
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "`{shown}` is not a portfolio (no `servers` list); for one server use `probe PROFILE --url|--stdio`"
         )));
     }
@@ -107,9 +108,9 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let dir_shown = inputs::shown(&dir);
     if !dir.exists() {
         std::fs::create_dir_all(&dir)
-            .map_err(|e| Failure(format!("cannot create `{dir_shown}`: {e}")))?;
+            .map_err(Failure::io(format!("cannot create `{dir_shown}`")))?;
     } else if !dir.is_dir() {
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "--results-dir `{dir_shown}` is not a directory"
         )));
     }
@@ -135,7 +136,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure(format!("cannot start the probe's runtime: {e}")))?;
+        .map_err(Failure::io("cannot start the probe's runtime"))?;
     let mut summary = Summary::new(&p.file.shown, pa.name_servers);
     let mut failure = None;
     rt.block_on(async {
@@ -173,9 +174,9 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     crate::diag::normalise(&mut diags);
     inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
-        "json" => common::json_text(&summary)?,
+        TextFormat::Json => common::json_text(&summary)?,
         _ if cli.quiet => String::new(),
-        _ => summary.human(),
+        TextFormat::Human => summary.human(),
     };
     common::print(&text)?;
     Ok(if summary.clean() && !inputs::fails(cli, &diags) {
@@ -248,7 +249,7 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
         .join(format!("{}.{}", s.name, probe::lock::LOCK_FILE));
     let existing = match read_existing(&results) {
         Ok(v) => v,
-        Err(Failure(why)) => return skipped(s, why),
+        Err(f) => return skipped(s, f.one_line()),
     };
     let obs = match tokio::time::timeout(
         sh.server_timeout,
@@ -276,11 +277,13 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
         sh.overwrite,
     );
     if let Err(e) = write(&results, &merged) {
-        return Done::Failed(Failure(format!("cannot write `{results_shown}`: {e}")));
+        return Done::Failed(Failure::Message(format!(
+            "cannot write `{results_shown}`: {e}"
+        )));
     }
     if sh.lock && run.observation.reached() {
         if let Err(e) = crate::write::file(&lock, &probe::lock::lock_text(&run.observation)) {
-            return Done::Failed(Failure(format!(
+            return Done::Failed(Failure::Message(format!(
                 "cannot write `{}`: {e}",
                 inputs::shown(&lock)
             )));

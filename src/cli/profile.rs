@@ -2,8 +2,8 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::inputs;
-use crate::render::diagnostics;
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::path::PathBuf;
@@ -26,11 +26,14 @@ pub struct ProfileCheckArgs {
     /// The server to take from a portfolio file
     #[arg(long, value_name = "NAME")]
     pub server: Option<String>,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::TextFormat>,
 }
 
 pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
     let ProfileCommand::Check(args) = cmd;
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
@@ -57,7 +60,7 @@ pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
         .map(|(f, _)| f.clone())
         .unwrap_or(shown.clone());
     let out = match fmt {
-        "json" => {
+        TextFormat::Json => {
             let mut extra = serde_json::Map::new();
             extra.insert(
                 "profile".into(),
@@ -67,7 +70,10 @@ pub fn run(cli: &Cli, cmd: &ProfileCommand) -> Result<u8, Failure> {
                     "fields": fields.as_ref().map(|(_, f)| f.clone()),
                 }),
             );
-            diagnostics::json(&diags, extra)
+            crate::render::emit::json::document(&diags, extra).map_err(|source| Failure::Json {
+                what: "cannot write the profile's findings as JSON".into(),
+                source,
+            })?
         }
         _ => {
             let mut t = common::human(cli, &diags, &sources, "");

@@ -2,10 +2,11 @@
 
 use super::args::{Cli, RenameArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::maintain::rename;
 
 pub fn run(cli: &Cli, args: &RenameArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
@@ -14,10 +15,10 @@ pub fn run(cli: &Cli, args: &RenameArgs) -> Result<u8, Failure> {
         .clone()
         .unwrap_or_else(crate::audit::waivers::today);
     let done = rename::rename(&writing, &loaded.catalogue, &args.old, &args.new, &date)
-        .map_err(|e| Failure(e.0))?;
+        .map_err(|e| Failure::Message(e.0))?;
     let prefix = common::prefix(cli);
     let join = |f: &str| crate::render::diagnostics::join(&prefix, f);
-    let text = if fmt == "json" {
+    let text = if fmt == TextFormat::Json {
         common::json_text(&serde_json::json!({
             "renamed": args.old,
             "to": args.new,

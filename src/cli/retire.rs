@@ -2,12 +2,13 @@
 
 use super::args::{Cli, RetireArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::graph::Node;
 use crate::maintain::retire::{self, Request};
 
 pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     // Checked before anything is written: a bad `--format` must not retire the id.
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
@@ -20,16 +21,16 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
     };
     if args.rewrite {
         let done = crate::maintain::rewrite::retire_rewriting(&writing, &loaded.catalogue, &req)
-            .map_err(|e| Failure(e.0))?;
+            .map_err(|e| Failure::Message(e.0))?;
         return rewritten(cli, args, fmt, &done);
     }
-    retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure(e.0))?;
+    retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure::Message(e.0))?;
     // Read the catalogue again: what still refers to the id is now a finding to fix.
     let after = common::session(cli, crate::session::Needs::BODIES)?;
     let graph = after.graph();
     let remaining = graph.incoming(&Node::Retired(args.id.as_str().into()));
     let prefix = common::prefix(cli);
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let doc = serde_json::json!({
             "retired": args.id,
             "date": args.date,
@@ -77,7 +78,7 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
 fn rewritten(
     cli: &Cli,
     args: &RetireArgs,
-    fmt: &str,
+    fmt: TextFormat,
     done: &crate::maintain::rewrite::Rewritten,
 ) -> Result<u8, Failure> {
     let prefix = common::prefix(cli);
@@ -87,7 +88,7 @@ fn rewritten(
         .or(args.replaced_by.as_deref())
         .unwrap_or("");
     let shown = |p: &crate::maintain::rewrite::Place| serde_json::json!({"file": crate::render::diagnostics::join(&prefix, &p.file), "line": p.line, "kind": p.kind});
-    let text = if fmt == "json" {
+    let text = if fmt == TextFormat::Json {
         common::json_text(&serde_json::json!({
             "retired": args.id,
             "date": args.date,

@@ -22,10 +22,12 @@ pub struct SchemaArgs {
     /// Which input to describe
     #[arg(value_enum)]
     pub kind: SchemaKind,
+    /// Output format (default: json)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::JsonFormat>,
 }
 
 pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<u8, Failure> {
-    common::format(cli, &["json"])?;
     let schema = match args.kind {
         SchemaKind::Config => json_schema::config(),
         kind => {
@@ -37,7 +39,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<u8, Failure> {
                 SchemaKind::Check => json_schema::check(cat),
                 SchemaKind::Results => json_schema::results(cat),
                 _ => json_schema::profile(cat).ok_or_else(|| {
-                    Failure(
+                    Failure::Message(
                         "the catalogue declares no profile schema (`profile.fields` in \
                          catalogue.yaml), so there is no profile schema to generate"
                             .into(),

@@ -2,6 +2,7 @@
 
 use super::args::{Cli, ShowArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use super::list::effective;
 use crate::graph::{EdgeKind, Graph, Link, Node, Successor};
 use crate::model::{Check, RefKind};
@@ -25,7 +26,7 @@ fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
 }
 
 pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
@@ -42,7 +43,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
         let hint = crate::load::check::suggest(&args.id, cat.checks.iter().map(|c| c.id.as_str()))
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "no check `{}` in this catalogue{hint}",
             args.id
         )));
@@ -52,7 +53,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     let links = outgoing(c, RefKind::Link);
     let mentions = outgoing(c, RefKind::Mention);
     let text = match fmt {
-        "json" => {
+        TextFormat::Json => {
             let doc = json!({
                 "check": effective(c),
                 "sections": c.sections.iter().map(|s| json!({"title": s.title, "line": s.line})).collect::<Vec<_>>(),
@@ -89,7 +90,7 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
 
 /// A retired id: its record and where its chain leads.
 fn retired(
-    fmt: &str,
+    fmt: TextFormat,
     r: &crate::model::config::RetiredDecl,
     graph: &Graph,
 ) -> Result<String, Failure> {
@@ -98,7 +99,7 @@ fn retired(
         _ => None,
     };
     let still = graph.incoming(&Node::Retired(r.id.as_str().into()));
-    if fmt == "json" {
+    if fmt == TextFormat::Json {
         let doc = json!({
             "retired": r,
             "successor": successor,

@@ -11,24 +11,26 @@ pub struct SiteArgs {
     /// Directory to write the site into (created if missing; files of the same name are replaced)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Output format (default: human)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<super::formats::HumanFormat>,
 }
 
 pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
-    common::format(cli, &["human"])?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let graph = session.graph();
     let templates = common::templates(cli)?;
-    let pages = site::pages(&templates, &loaded.catalogue, graph).map_err(Failure)?;
+    let pages = site::pages(&templates, &loaded.catalogue, graph).map_err(Failure::Message)?;
     for page in &pages {
         let path = args.out.join(&page.path);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
-                .map_err(|e| Failure(format!("cannot create `{}`: {e}", dir.display())))?;
+                .map_err(Failure::io(format!("cannot create `{}`", dir.display())))?;
         }
         crate::write::file(&path, &page.text)
-            .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+            .map_err(Failure::io(format!("cannot write `{}`", path.display())))?;
     }
     if !cli.quiet {
         common::print(&format!(

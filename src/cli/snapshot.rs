@@ -4,7 +4,6 @@ use super::args::Cli;
 use super::common::{self, Failure};
 
 pub fn run(cli: &Cli) -> Result<u8, Failure> {
-    common::format(cli, &["json"])?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);

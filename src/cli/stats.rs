@@ -3,6 +3,7 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::model::{Adoption, Catalogue};
 use serde::Serialize;
 
@@ -92,15 +93,15 @@ fn human(cat: &Catalogue, s: &Stats) -> String {
     out
 }
 
-pub fn run(cli: &Cli) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+pub fn run(cli: &Cli, args: &super::args::StatsArgs) -> Result<u8, Failure> {
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::FRONTMATTER)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
     let s = compute(&loaded.catalogue);
     let text = match fmt {
-        "json" => common::json_text(&s)?,
-        _ => human(&loaded.catalogue, &s),
+        TextFormat::Json => common::json_text(&s)?,
+        TextFormat::Human => human(&loaded.catalogue, &s),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

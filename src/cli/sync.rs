@@ -3,12 +3,13 @@
 
 use super::args::{Cli, SyncArgs};
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 
 pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
     if let Some(claims) = &args.claims {
-        return super::elsewhere::sync(cli, claims);
+        return super::elsewhere::sync(cli, claims, args.format);
     }
-    let fmt = common::format(cli, &["human", "json"])?;
+    let fmt = common::format(cli, args.format);
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let cat = session.catalogue();
@@ -23,12 +24,12 @@ pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
                 shown: diags,
                 suppressed: Vec::new(),
             };
-            return common::report(cli, "sync", &findings, &session, fmt, extra);
+            return common::report(cli, "sync", &findings, &session, fmt.into(), extra);
         }
     };
     writing
         .apply("sync", &plan.changes)
-        .map_err(|e| Failure(format!("cannot write: {e}")))?;
+        .map_err(Failure::io("cannot write"))?;
     let prefix = common::prefix(cli);
     common::print(&outcome(cli, &plan, &prefix, fmt)?)?;
     Ok(super::EXIT_OK)
@@ -39,9 +40,9 @@ pub fn outcome(
     cli: &Cli,
     plan: &crate::claims::SyncPlan,
     prefix: &str,
-    fmt: &str,
+    fmt: TextFormat,
 ) -> Result<String, Failure> {
-    let text = if fmt == "json" {
+    let text = if fmt == TextFormat::Json {
         let rewritten: Vec<_> = plan
             .rewritten
             .iter()

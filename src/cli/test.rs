@@ -3,10 +3,11 @@
 
 use super::args::Cli;
 use super::common::{self, Failure};
+use super::formats::TextFormat;
 use crate::expect;
 
-pub fn run(cli: &Cli) -> Result<u8, Failure> {
-    let fmt = common::format(cli, &["human", "json"])?;
+pub fn run(cli: &Cli, args: &super::args::TestArgs) -> Result<u8, Failure> {
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::FINDINGS)?;
     let loaded = session.loaded();
     common::warn_load_problems(cli, loaded);
@@ -20,7 +21,7 @@ pub fn run(cli: &Cli) -> Result<u8, Failure> {
         .iter()
         .any(|d| d.level == crate::diag::Level::Error);
     let prefix = common::prefix(cli);
-    let text = if fmt == "json" {
+    let text = if fmt == TextFormat::Json {
         let cases: Vec<serde_json::Value> = outcomes
             .iter()
             .map(|o| {

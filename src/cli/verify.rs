@@ -6,11 +6,11 @@ use crate::session::{Needs, Stages};
 
 pub fn run(cli: &Cli, args: &VerifyArgs) -> Result<u8, Failure> {
     if let Some(claims) = &args.claims {
-        return super::elsewhere::verify(cli, claims, args.report.as_deref());
+        return super::elsewhere::verify(cli, claims, args.report.as_deref(), args.format);
     }
-    let fmt = common::format(cli, &["human", "json", "github", "sarif", "junit"])?;
+    let fmt = common::format(cli, args.format);
     let session = common::session(cli, Needs::FINDINGS)?;
-    let findings = session.findings(Stages::VERIFY).map_err(Failure)?;
+    let findings = session.findings(Stages::VERIFY).map_err(Failure::Message)?;
     let cat = session.catalogue();
     let mut extra = serde_json::Map::new();
     extra.insert("documents".into(), cat.documents.len().into());

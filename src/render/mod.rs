@@ -4,6 +4,7 @@ pub mod audit_sarif;
 pub mod codes_doc;
 pub mod csv;
 pub mod diagnostics;
+pub mod emit;
 pub mod excerpt;
 pub mod format_doc;
 pub mod graph_export;

@@ -98,12 +98,12 @@ fn subject<'a>(d: &'a Diagnostic, successors: &'a Successors) -> &'a str {
 
 /// SARIF 2.1.0: one rule per registered code, one result per diagnostic; findings the
 /// ledger accepted follow as results with a `suppressions` entry carrying the reason.
-pub fn sarif(
+pub fn document(
     diags: &[Diagnostic],
     suppressed: &[crate::diag::Suppressed],
     prefix: &str,
     successors: &Successors,
-) -> String {
+) -> Value {
     let rules: Vec<Value> = codes::CODES.iter().map(|c| descriptor(c)).collect();
     // Identical (code, file, subject) triples are told apart by their order of appearance,
     // which is deterministic because diagnostics are sorted by a total key.
@@ -176,7 +176,7 @@ pub fn sarif(
             r
         })
         .collect();
-    let doc = json!({
+    json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -184,10 +184,7 @@ pub fn sarif(
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
-    });
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    out.push('\n');
-    out
+    })
 }
 
 /// The `tool` object of a SARIF run: auditbook as the driver with its rules. Shared by the
