@@ -207,258 +207,325 @@ fn scan(
     self_id: Option<&str>,
     tables: bool,
 ) -> Outline {
-    let lines = Lines {
-        text,
-        index: super::text::LineIndex::new(text),
-        first_line,
-    };
     let opts = Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
-    let mut out = Outline::default();
-    let mut heading: Option<(u8, usize, String)> = None;
-    let mut task: Option<TaskItem> = None;
-    let mut table: Option<Table> = None;
-    let mut row: Option<Row> = None;
-    let mut cell: Option<Cell> = None;
-    // Target of the check link we are inside, so its own text is not a second reference.
-    let mut link_stack: Vec<Option<String>> = Vec::new();
-    let mut in_code_block = 0usize;
-    // The external link we are inside, while its text is collected.
-    let mut external: Option<ExternalLink> = None;
-
-    let push_ref = |out: &mut Outline, cell: &mut Option<Cell>, r: Reference| {
-        if self_id == Some(r.target.as_str()) {
-            return;
-        }
-        if let Some(c) = cell.as_mut() {
-            c.references.push(out.references.len());
-        }
-        out.references.push(r);
+    let mut scanner = Scanner {
+        text,
+        file,
+        rules,
+        self_id,
+        tables,
+        lines: Lines {
+            text,
+            index: super::text::LineIndex::new(text),
+            first_line,
+        },
+        out: Outline::default(),
+        heading: None,
+        task: None,
+        table: None,
+        row: None,
+        cell: None,
+        link_stack: Vec::new(),
+        in_code_block: 0,
+        external: None,
     };
-
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        scanner.event(event, range);
+    }
+    scanner.out
+}
+
+/// The state of one outline pass: what is open while pulldown-cmark's events stream by.
+/// Each kind of event has its own handler below.
+struct Scanner<'t, 'r> {
+    text: &'t str,
+    file: &'t str,
+    rules: &'t IdRules<'r>,
+    self_id: Option<&'t str>,
+    /// Collect tables (`outline`) or not (`outline_without_tables`).
+    tables: bool,
+    lines: Lines<'t>,
+    out: Outline,
+    /// The open heading: level, start offset and its text so far.
+    heading: Option<(u8, usize, String)>,
+    task: Option<TaskItem>,
+    table: Option<Table>,
+    row: Option<Row>,
+    cell: Option<Cell>,
+    /// Target of each check link we are inside, so its own text is not a second reference.
+    link_stack: Vec<Option<String>>,
+    in_code_block: usize,
+    /// The external link we are inside, while its text is collected.
+    external: Option<ExternalLink>,
+}
+
+type Span = std::ops::Range<usize>;
+
+impl Scanner<'_, '_> {
+    fn event(&mut self, event: Event<'_>, range: Span) {
         match event {
-            Event::Start(Tag::CodeBlock(_)) => {
-                in_code_block += 1;
-                out.code_blocks.push(range.clone());
+            Event::Start(tag) => self.start(tag, range),
+            Event::End(tag) => self.end(tag, range),
+            Event::TaskListMarker(checked) => self.task_marker(checked, range),
+            Event::Text(s) | Event::Code(s) => self.text(&s, range),
+            Event::SoftBreak | Event::HardBreak => self.line_break(),
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>, range: Span) {
+        match tag {
+            Tag::CodeBlock(_) => {
+                self.in_code_block += 1;
+                self.out.code_blocks.push(range);
             }
-            Event::End(TagEnd::CodeBlock) => in_code_block = in_code_block.saturating_sub(1),
-            Event::Start(Tag::Heading { level, .. }) => {
-                heading = Some((level as u8, range.start, String::new()));
+            Tag::Heading { level, .. } => {
+                self.heading = Some((level as u8, range.start, String::new()));
             }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, start, mut t)) = heading.take() {
-                    let (line, _) = lines.at(start);
-                    trim_in_place(&mut t);
-                    out.headings.push(Heading {
-                        level,
-                        text: t,
-                        line,
-                        range: start..range.end,
-                    });
-                }
-            }
-            Event::Start(Tag::Item) => {
-                if let Some(t) = task.take() {
-                    out.task_items.push(finish_task(t));
-                }
-            }
-            Event::TaskListMarker(checked) => {
-                let (line, _) = lines.at(range.start);
-                task = Some(TaskItem {
-                    text: String::new(),
-                    checked,
-                    line,
-                    offset: range.start,
-                });
-            }
-            Event::End(TagEnd::Item) => {
-                if let Some(t) = task.take() {
-                    out.task_items.push(finish_task(t));
-                }
-            }
-            Event::Start(Tag::Table(_)) if tables => {
-                let (line, _) = lines.at(range.start);
-                table = Some(Table {
-                    line,
-                    offset: range.start,
-                    header: Vec::new(),
-                    rows: Vec::new(),
-                });
-            }
-            Event::End(TagEnd::Table) => {
-                if let Some(t) = table.take() {
-                    out.tables.push(t);
-                }
-            }
-            Event::Start(Tag::TableRow) if tables => {
-                let (line, _) = lines.at(range.start);
-                row = Some(Row {
+            Tag::Item => self.finish_open_task(),
+            Tag::Table(_) if self.tables => self.table_start(range),
+            Tag::TableRow if self.tables => {
+                let (line, _) = self.lines.at(range.start);
+                self.row = Some(Row {
                     line,
                     cells: Vec::new(),
                 });
             }
-            Event::End(TagEnd::TableRow) => {
-                if let (Some(r), Some(t)) = (row.take(), table.as_mut()) {
-                    t.rows.push(r);
-                }
-            }
-            Event::Start(Tag::TableCell) if tables => {
-                cell = Some(Cell {
+            Tag::TableCell if self.tables => {
+                self.cell = Some(Cell {
                     text: String::new(),
                     references: Vec::new(),
                 });
             }
-            Event::End(TagEnd::TableCell) => {
-                if let Some(mut c) = cell.take() {
-                    c.text = c.text.trim().to_string();
-                    match (row.as_mut(), table.as_mut()) {
-                        (Some(r), _) => r.cells.push(c),
-                        (None, Some(t)) => t.header.push(c),
-                        _ => {}
-                    }
-                }
-            }
-            Event::Start(Tag::Image { dest_url, .. })
-                if !matches!(
-                    link_dest::resolve(&dest_url, file, rules.bases),
-                    Dest::External
-                ) =>
-            {
-                let (line, column) = lines.at(range.start);
-                out.links.push(local_link(&dest_url, line, column));
-            }
-            Event::Start(Tag::Link {
+            Tag::Image { dest_url, .. } => self.image(&dest_url, range),
+            Tag::Link {
                 link_type,
                 dest_url,
                 ..
-            }) => {
-                // `<a@b.ch>` carries its address without `mailto:`; it is no path.
-                let email = matches!(link_type, LinkType::Email);
-                let target = (!email)
-                    .then(|| rules.link_target(&dest_url, file))
-                    .flatten();
-                if !email
-                    && !matches!(
-                        link_dest::resolve(&dest_url, file, rules.bases),
-                        Dest::External
-                    )
-                {
-                    let (line, column) = lines.at(range.start);
-                    out.links.push(local_link(&dest_url, line, column));
-                }
-                if let Some(id) = &target {
-                    // Point at the id when the link text is the id (`[FID-003](…)`), so a caret
-                    // the id's width long underlines exactly it; else at the link.
-                    let names_id = text
-                        .get(range.start + 1..)
-                        .is_some_and(|t| t.starts_with(id.as_str()));
-                    let at = if names_id {
-                        range.start + 1
-                    } else {
-                        range.start
-                    };
-                    let (line, column) = lines.at(at);
-                    push_ref(
-                        &mut out,
-                        &mut cell,
-                        Reference {
-                            target: id.as_str().into(),
-                            kind: RefKind::Link,
-                            line,
-                            column,
-                            url: Some(dest_url.as_ref().into()),
-                        },
-                    );
-                }
-                if target.is_none() && crate::model::source::is_external(&dest_url) {
-                    let (line, _) = lines.at(range.start);
-                    external = Some(ExternalLink {
-                        label: String::new(),
-                        url: dest_url.trim().to_string(),
-                        line,
-                        offset: range.start,
-                    });
-                }
-                link_stack.push(target);
-            }
-            Event::End(TagEnd::Link) => {
-                link_stack.pop();
-                if let Some(mut x) = external.take() {
-                    x.label = x.label.split_whitespace().collect::<Vec<_>>().join(" ");
-                    out.external_links.push(x);
-                }
-            }
-            Event::Text(s) | Event::Code(s) => {
-                if in_code_block > 0 {
-                    continue;
-                }
-                if let Some(x) = external.as_mut() {
-                    x.label.push_str(&s);
-                }
-                let inline_code = text.get(range.clone()).is_some_and(|r| r.starts_with('`'));
-                let buffers = [
-                    heading.as_mut().map(|h| &mut h.2),
-                    task.as_mut().map(|t| &mut t.text),
-                    cell.as_mut().map(|c| &mut c.text),
-                ];
-                for buf in buffers.into_iter().flatten() {
-                    if inline_code {
-                        buf.push('`');
-                        buf.push_str(&s);
-                        buf.push('`');
-                    } else {
-                        buf.push_str(&s);
-                    }
-                }
-                let source = text.get(range.clone()).unwrap_or("");
-                for (at, token) in tokens(&s) {
-                    if !rules.is_mention(token) {
-                        continue;
-                    }
-                    if link_stack.iter().any(|t| t.as_deref() == Some(token)) {
-                        continue;
-                    }
-                    // The event's text equals its source unless escapes were resolved; then
-                    // find the token in the source instead.
-                    let within = if source.get(at..at + token.len()) == Some(token) {
-                        at
-                    } else {
-                        source.find(token).unwrap_or(0)
-                    };
-                    let offset = range.start + within;
-                    let (line, column) = lines.at(offset);
-                    push_ref(
-                        &mut out,
-                        &mut cell,
-                        Reference {
-                            target: token.into(),
-                            kind: RefKind::Mention,
-                            line,
-                            column,
-                            url: None,
-                        },
-                    );
-                }
-            }
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some(x) = external.as_mut() {
-                    x.label.push(' ');
-                }
-                for buf in [
-                    heading.as_mut().map(|h| &mut h.2),
-                    task.as_mut().map(|t| &mut t.text),
-                    cell.as_mut().map(|c| &mut c.text),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    buf.push(' ');
-                }
-            }
+            } => self.link_start(link_type, &dest_url, range),
             _ => {}
         }
     }
-    out
+
+    fn end(&mut self, tag: TagEnd, range: Span) {
+        match tag {
+            TagEnd::CodeBlock => self.in_code_block = self.in_code_block.saturating_sub(1),
+            TagEnd::Heading(_) => self.heading_end(range),
+            TagEnd::Item => self.finish_open_task(),
+            TagEnd::Table => {
+                if let Some(t) = self.table.take() {
+                    self.out.tables.push(t);
+                }
+            }
+            TagEnd::TableRow => {
+                if let (Some(r), Some(t)) = (self.row.take(), self.table.as_mut()) {
+                    t.rows.push(r);
+                }
+            }
+            TagEnd::TableCell => self.cell_end(),
+            TagEnd::Link => self.link_end(),
+            _ => {}
+        }
+    }
+
+    fn heading_end(&mut self, range: Span) {
+        if let Some((level, start, mut t)) = self.heading.take() {
+            let (line, _) = self.lines.at(start);
+            trim_in_place(&mut t);
+            self.out.headings.push(Heading {
+                level,
+                text: t,
+                line,
+                range: start..range.end,
+            });
+        }
+    }
+
+    /// A task item ends where the next item starts or its list item ends.
+    fn finish_open_task(&mut self) {
+        if let Some(t) = self.task.take() {
+            self.out.task_items.push(finish_task(t));
+        }
+    }
+
+    fn task_marker(&mut self, checked: bool, range: Span) {
+        let (line, _) = self.lines.at(range.start);
+        self.task = Some(TaskItem {
+            text: String::new(),
+            checked,
+            line,
+            offset: range.start,
+        });
+    }
+
+    fn table_start(&mut self, range: Span) {
+        let (line, _) = self.lines.at(range.start);
+        self.table = Some(Table {
+            line,
+            offset: range.start,
+            header: Vec::new(),
+            rows: Vec::new(),
+        });
+    }
+
+    fn cell_end(&mut self) {
+        if let Some(mut c) = self.cell.take() {
+            trim_in_place(&mut c.text);
+            match (self.row.as_mut(), self.table.as_mut()) {
+                (Some(r), _) => r.cells.push(c),
+                (None, Some(t)) => t.header.push(c),
+                _ => {}
+            }
+        }
+    }
+
+    fn is_local(&self, dest: &str) -> bool {
+        !matches!(
+            link_dest::resolve(dest, self.file, self.rules.bases),
+            Dest::External
+        )
+    }
+
+    fn image(&mut self, dest: &str, range: Span) {
+        if self.is_local(dest) {
+            let (line, column) = self.lines.at(range.start);
+            self.out.links.push(local_link(dest, line, column));
+        }
+    }
+
+    fn link_start(&mut self, link_type: LinkType, dest: &str, range: Span) {
+        // `<a@b.ch>` carries its address without `mailto:`; it is no path.
+        let email = matches!(link_type, LinkType::Email);
+        let target = (!email)
+            .then(|| self.rules.link_target(dest, self.file))
+            .flatten();
+        if !email && self.is_local(dest) {
+            let (line, column) = self.lines.at(range.start);
+            self.out.links.push(local_link(dest, line, column));
+        }
+        if let Some(id) = &target {
+            // Point at the id when the link text is the id (`[FID-003](…)`), so a caret the
+            // id's width long underlines exactly it; else at the link.
+            let names_id = self
+                .text
+                .get(range.start + 1..)
+                .is_some_and(|t| t.starts_with(id.as_str()));
+            let at = if names_id {
+                range.start + 1
+            } else {
+                range.start
+            };
+            let (line, column) = self.lines.at(at);
+            self.push_ref(Reference {
+                target: id.as_str().into(),
+                kind: RefKind::Link,
+                line,
+                column,
+                url: Some(dest.into()),
+            });
+        }
+        if target.is_none() && crate::model::source::is_external(dest) {
+            let (line, _) = self.lines.at(range.start);
+            self.external = Some(ExternalLink {
+                label: String::new(),
+                url: dest.trim().to_string(),
+                line,
+                offset: range.start,
+            });
+        }
+        self.link_stack.push(target);
+    }
+
+    fn link_end(&mut self) {
+        self.link_stack.pop();
+        if let Some(mut x) = self.external.take() {
+            x.label = x.label.split_whitespace().collect::<Vec<_>>().join(" ");
+            self.out.external_links.push(x);
+        }
+    }
+
+    /// The text buffers open now: a heading's, a task's, a table cell's.
+    fn buffers(&mut self) -> impl Iterator<Item = &mut String> {
+        [
+            self.heading.as_mut().map(|h| &mut h.2),
+            self.task.as_mut().map(|t| &mut t.text),
+            self.cell.as_mut().map(|c| &mut c.text),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn text(&mut self, s: &str, range: Span) {
+        if self.in_code_block > 0 {
+            return;
+        }
+        if let Some(x) = self.external.as_mut() {
+            x.label.push_str(s);
+        }
+        if self.heading.is_some() || self.task.is_some() || self.cell.is_some() {
+            let inline_code = self
+                .text
+                .get(range.clone())
+                .is_some_and(|r| r.starts_with('`'));
+            for buf in self.buffers() {
+                if inline_code {
+                    buf.push('`');
+                    buf.push_str(s);
+                    buf.push('`');
+                } else {
+                    buf.push_str(s);
+                }
+            }
+        }
+        self.mentions(s, range);
+    }
+
+    /// Check ids written as words in a text event.
+    fn mentions(&mut self, s: &str, range: Span) {
+        let source = self.text.get(range.clone()).unwrap_or("");
+        for (at, token) in tokens(s) {
+            if !self.rules.is_mention(token) {
+                continue;
+            }
+            if self.link_stack.iter().any(|t| t.as_deref() == Some(token)) {
+                continue;
+            }
+            // The event's text equals its source unless escapes were resolved; then find the
+            // token in the source instead.
+            let within = if source.get(at..at + token.len()) == Some(token) {
+                at
+            } else {
+                source.find(token).unwrap_or(0)
+            };
+            let (line, column) = self.lines.at(range.start + within);
+            self.push_ref(Reference {
+                target: token.into(),
+                kind: RefKind::Mention,
+                line,
+                column,
+                url: None,
+            });
+        }
+    }
+
+    fn line_break(&mut self) {
+        if let Some(x) = self.external.as_mut() {
+            x.label.push(' ');
+        }
+        for buf in self.buffers() {
+            buf.push(' ');
+        }
+    }
+
+    fn push_ref(&mut self, r: Reference) {
+        if self.self_id == Some(r.target.as_str()) {
+            return;
+        }
+        if let Some(c) = self.cell.as_mut() {
+            c.references.push(self.out.references.len());
+        }
+        self.out.references.push(r);
+    }
 }
 
 fn local_link(dest: &str, line: usize, column: usize) -> LocalLink {

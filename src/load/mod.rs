@@ -15,6 +15,7 @@ pub mod frontmatter;
 pub mod link_dest;
 pub mod manifest;
 pub mod markdown;
+mod phases;
 pub mod rules;
 pub mod sections;
 pub mod snapshot_model;
@@ -23,13 +24,11 @@ pub mod yaml_depth;
 pub mod yaml_lines;
 pub mod yaml_tags;
 
-use crate::diag::{codes, Diagnostic};
-use crate::model::catalogue::BrokenCheck;
+use crate::diag::Diagnostic;
 use crate::model::{Catalogue, Config, Mode};
 use markdown::IdRules;
 use rayon::prelude::*;
 use regex::Regex;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -148,265 +147,67 @@ pub fn load(root: &Path) -> Result<Loaded, Fatal> {
     load_with(root, Options::default())
 }
 
+/// Load in phases (see `phases`): `catalogue.yaml`, the check files, the manifest, the
+/// documents, the rules.
 pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
-    // Not a directory, or one that cannot be listed: the engine cannot do its job (exit 2),
-    // which is not the same as a catalogue with findings (exit 1).
-    if !root.is_dir() || std::fs::read_dir(root).is_err() {
-        return Err(Fatal(format!(
-            "catalogue root `{}` is not a readable directory",
-            root.display()
-        )));
-    }
+    phases::check_root(root)?;
     let mut diags = Vec::new();
-    let mut sources = BTreeMap::new();
-
-    let config_path = root.join(config::FILE_NAME);
-    let overlay = options.overlay;
-    let (mode, config) = if config_path.exists() {
-        match text::read_over(root, &config_path, overlay) {
-            Ok(t) => {
-                diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
-                let (c, d) = config::parse(&t.text);
-                diags.extend(d);
-                sources.insert(config::FILE_NAME.to_string(), Arc::from(t.text));
-                (Mode::Declared, c)
-            }
-            Err(d) => {
-                diags.push(d);
-                (Mode::Declared, Config::default())
-            }
-        }
-    } else {
-        (Mode::Compatibility, Config::default())
-    };
-
-    let mut config = config;
-    confine_dirs(root, &mut config, &mut diags);
-    let fence = confine::Fence::repository_of(root);
-
-    let id_re = id_regex(&config);
+    let mut sources = phases::Sources::new();
+    let (mode, mut config) = phases::read_config(root, options.overlay, &mut diags, &mut sources);
+    phases::confine_dirs(root, &mut config, &mut diags);
+    let derived = phases::Derived::of(&config);
     let checks_dir = root.join(config.checks_dir());
-    let severities = config.severities();
-    let baselines = config.baselines();
-    let vocab = check::Vocab {
-        severities: &severities,
-        baselines: &baselines,
-        extra_fields: &config.extra_fields,
-    };
-    // An invalid pattern is already config's finding (AB122); the checks are read without it.
-    let house_practice = config
-        .house_practice_pattern()
-        .and_then(|p| Regex::new(p).ok());
-    let source_rules = check::SourceRules {
-        section: config.sources_section(),
-        house_practice: house_practice.as_ref(),
-    };
+    let vocab = derived.vocab(&config);
+    let source_rules = derived.source_rules(&config);
 
-    let mut broken = Vec::new();
-    let mut manifest = None;
-    let files = match list_markdown(&checks_dir) {
-        Ok(f) => f,
-        Err(e) => {
-            diags.push(
-                Diagnostic::new(
-                    &codes::NO_CHECKS,
-                    format!(
-                        "cannot list the checks directory `{}`: {e}",
-                        text::display_path(root, &checks_dir)
-                    ),
-                )
-                .help(codes::NO_CHECKS.help),
-            );
-            Vec::new()
-        }
-    };
     // Categories decide which words are mentions. Declared ones are known now, so each file's
     // body is read while its text is at hand; in compatibility mode they come from every
     // check's frontmatter, so bodies wait for the whole directory.
     let declared: Vec<String> = config.categories.iter().map(|c| c.prefix.clone()).collect();
-    let dir_name = Path::new(config.checks_dir())
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "checks".into());
-    let checks_path = link_dest::lexical("", config.checks_dir());
-    let bases = config.link_bases();
-    let early = IdRules {
-        id_pattern: &id_re,
-        categories: &declared,
-        checks_dir: &dir_name,
-        checks_path: &checks_path,
-        bases: &bases,
-    };
+    let early = derived.id_rules(&declared);
     let body_rules = (mode == Mode::Declared).then_some(&early);
-
-    // Reading and typing each file is independent: do it on all cores, then merge in file
-    // order so nothing about the output depends on scheduling. Checks are collected straight
-    // into their own vector (no second copy of every check while merging).
-    let (typed, rest): (Vec<Option<crate::model::Check>>, Vec<FileRest>) = files
-        .par_iter()
-        .map(|name| {
-            let path = checks_dir.join(name);
-            load_check_file(
-                root,
-                &path,
-                &id_re,
-                &vocab,
-                body_rules.map(|r| (r, &source_rules)),
-                options,
-            )
-        })
-        .unzip();
-    // `filter_map` over the vector's own iterator collects in place (an `Option<Check>` is
-    // the size of a `Check`), so the checks are never held twice.
-    #[allow(clippy::filter_map_identity)]
-    let mut checks: Vec<crate::model::Check> = typed.into_iter().filter_map(|c| c).collect();
-    for outcome in rest {
-        diags.extend(outcome.diagnostics);
-        if let Some(b) = outcome.broken {
-            broken.push(b);
-        }
-        if let Some((shown, text)) = outcome.source {
-            sources.insert(shown, text);
-        }
+    let read = phases::read_checks(
+        root,
+        &checks_dir,
+        &derived.id_re,
+        &vocab,
+        body_rules.map(|r| (r, &source_rules)),
+        options,
+    );
+    diags.extend(read.diagnostics);
+    sources.extend(read.sources);
+    let mut checks = read.checks;
+    let manifest = phases::read_manifest(
+        root,
+        &checks_dir,
+        &derived.id_re,
+        options.overlay,
+        &mut diags,
+        &mut sources,
+    );
+    if read.listed == 0 && checks_dir.is_dir() {
+        diags.push(phases::no_check_files(root, &checks_dir));
     }
 
-    let manifest_path = checks_dir.join(manifest::FILE_NAME);
-    if manifest_path.exists() {
-        let shown = text::display_path(root, &manifest_path);
-        match text::read_over(root, &manifest_path, overlay) {
-            Ok(t) => {
-                diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
-                let (m, d) = manifest::parse(&shown, &t.text, &id_re);
-                diags.extend(d);
-                manifest = Some(m);
-                sources.insert(shown, Arc::from(t.text));
-            }
-            Err(d) => diags.push(d),
-        }
-    }
-
-    if files.is_empty() && checks_dir.is_dir() {
-        diags.push(
-            Diagnostic::new(
-                &codes::NO_CHECKS,
-                format!(
-                    "`{}` holds no check files",
-                    text::display_path(root, &checks_dir)
-                ),
-            )
-            .help(codes::NO_CHECKS.help),
-        );
-    }
-
-    let categories: Vec<String> = match mode {
-        Mode::Declared => declared.clone(),
-        Mode::Compatibility => {
-            let mut v: Vec<String> = checks.iter().map(|c| c.category.to_string()).collect();
-            v.sort();
-            v.dedup();
-            v
-        }
-    };
-    let ids = IdRules {
-        id_pattern: &id_re,
-        categories: &categories,
-        checks_dir: &dir_name,
-        checks_path: &checks_path,
-        bases: &bases,
-    };
+    let categories = phases::categories_of(mode, &declared, &checks);
+    let ids = derived.id_rules(&categories);
     if body_rules.is_none() {
         checks
             .par_iter_mut()
             .for_each(|c| attach(c, &ids, &source_rules, options));
     }
-
-    let mut documents = Vec::new();
-    let mut document_diagnostics = Vec::new();
-    if options.documents {
-        document_diagnostics.extend(doc_globs::expand(root, &fence, &mut config));
-    }
-    let wanted = if options.documents {
-        docs::declared(&config)
-    } else {
-        Vec::new()
-    };
-    for path in wanted {
-        match docs::load(root, &fence, &path, &ids, options.overlay) {
-            Ok((d, notes)) => {
-                document_diagnostics.extend(notes);
-                sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
-                documents.push(d);
-            }
-            Err(mut d) => {
-                if d.file.as_deref() == Some(config::FILE_NAME) {
-                    let text = sources.get(config::FILE_NAME).cloned().unwrap_or_default();
-                    if let Some(line) = docs::declared_line(&config, &text, &path) {
-                        d = d.at(line, 1);
-                    }
-                }
-                document_diagnostics.push(d)
-            }
-        }
-    }
-    if options.documents {
-        // Example inputs are read with the documents: `verify` holds them to the profile schema.
-        let (read, problems) = examples::load(root, &fence, &config, options.overlay);
-        for e in read {
-            sources.insert(e.path, Arc::from(e.text));
-        }
-        document_diagnostics.extend(problems);
-    }
+    let (documents, document_diagnostics) =
+        phases::read_documents(root, &mut config, &ids, options, &mut sources);
     diags.extend(document_diagnostics.iter().cloned());
-
-    let mut rules = Vec::new();
-    let rules_dir = root.join(
-        config
-            .rules
-            .as_ref()
-            .and_then(|r| r.dir.as_deref())
-            .unwrap_or("rules"),
+    let rules = phases::read_rules(
+        root,
+        &config,
+        &ids,
+        &documents,
+        options,
+        &mut diags,
+        &mut sources,
     );
-    if options.documents && rules_dir.is_dir() {
-        match list_markdown(&rules_dir) {
-            Ok(files) => {
-                for name in files {
-                    let path = rules_dir.join(name);
-                    let shown = text::display_path(root, &path);
-                    match text::read_over(root, &path, overlay) {
-                        Ok(t) => {
-                            diags.extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
-                            // A README beside the rule files is not a rule.
-                            if t.text.starts_with("---") {
-                                match rules::load_file(&shown, &t.text, &ids) {
-                                    Ok(r) => rules.push(r),
-                                    Err(d) => diags.extend(d),
-                                }
-                            }
-                            sources.insert(shown, Arc::from(t.text));
-                        }
-                        Err(d) => diags.push(d),
-                    }
-                }
-            }
-            Err(e) => diags.push(
-                Diagnostic::new(
-                    &codes::UNREADABLE,
-                    format!("cannot list `{}`: {e}", rules_dir.display()),
-                )
-                .help(codes::UNREADABLE.help),
-            ),
-        }
-    }
-    if let Some(rc) = &config.rules {
-        for decl in &rc.tables {
-            if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
-                let (r, d) = rules::from_table(doc, decl);
-                rules.extend(r);
-                diags.extend(d);
-            }
-        }
-    }
-    let rules = rules::merge(rules, &mut diags);
 
     let mut catalogue = Catalogue {
         root: root.to_path_buf(),
@@ -414,7 +215,7 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
         config,
         categories,
         checks,
-        broken,
+        broken: read.broken,
         manifest,
         rules,
         documents,
@@ -454,38 +255,14 @@ pub fn reload_check(
         return None;
     }
     let config = &cat.config;
-    let id_re = id_regex(config);
-    let severities = config.severities();
-    let baselines = config.baselines();
-    let vocab = check::Vocab {
-        severities: &severities,
-        baselines: &baselines,
-        extra_fields: &config.extra_fields,
-    };
-    let house_practice = config
-        .house_practice_pattern()
-        .and_then(|p| Regex::new(p).ok());
-    let source_rules = check::SourceRules {
-        section: config.sources_section(),
-        house_practice: house_practice.as_ref(),
-    };
-    let dir_name = Path::new(config.checks_dir())
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "checks".into());
-    let checks_path = link_dest::lexical("", config.checks_dir());
-    let bases = config.link_bases();
-    let rules = IdRules {
-        id_pattern: &id_re,
-        categories: &cat.categories,
-        checks_dir: &dir_name,
-        checks_path: &checks_path,
-        bases: &bases,
-    };
-    let (typed, rest) = load_check_file(
+    let derived = phases::Derived::of(config);
+    let vocab = derived.vocab(config);
+    let source_rules = derived.source_rules(config);
+    let rules = derived.id_rules(&cat.categories);
+    let (typed, rest) = phases::load_check_file(
         &root,
         path,
-        &id_re,
+        &derived.id_re,
         &vocab,
         Some((&rules, &source_rules)),
         options,
@@ -508,117 +285,4 @@ pub fn reload_check(
     }
     cat.index();
     Some(rest.diagnostics)
-}
-
-/// `checks_dir` and `rules.dir` name folders that `new` writes into and `retire` deletes from:
-/// they must stay inside the catalogue root (after resolving links). One that leaves it is
-/// reported under its key and replaced by the default, so no later stage or command ever
-/// reads or writes through it.
-fn confine_dirs(root: &Path, config: &mut Config, diags: &mut Vec<Diagnostic>) {
-    let fence = confine::Fence::new(root);
-    let lines = config.positions.clone();
-    let refuse = |key: &str, written: &str, e: confine::Escape| {
-        let line = lines.line_of(key).unwrap_or(1);
-        Diagnostic::new(
-            &codes::PATH_REFUSED,
-            format!(
-                "`{key}: {}` {}",
-                confine::shown_path(written),
-                e.reason("the catalogue root")
-            ),
-        )
-        .file(config::FILE_NAME)
-        .at(line, 1)
-        .help("name a folder inside the catalogue root")
-    };
-    if let Some(dir) = config.checks_dir.clone() {
-        if let Err(e) = fence.resolve(root, &dir) {
-            diags.push(refuse("checks_dir", &dir, e));
-            config.checks_dir = None;
-        }
-    }
-    if let Some(rc) = config.rules.as_mut() {
-        if let Some(dir) = rc.dir.clone() {
-            if let Err(e) = fence.resolve(root, &dir) {
-                diags.push(refuse("rules.dir", &dir, e));
-                rc.dir = None;
-            }
-        }
-    }
-}
-
-/// Names of the `*.md` files directly in `dir`, sorted (as bytes) so loading order never
-/// depends on the file system. Names only: a full path per file is built where it is read.
-fn list_markdown(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let name = entry?.file_name();
-        if name.as_encoded_bytes().ends_with(b".md") {
-            files.push(name);
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
-/// What loading one check file produced besides the check itself.
-struct FileRest {
-    broken: Option<BrokenCheck>,
-    /// The text of a file that yielded no check (its findings show its lines). A check holds
-    /// its own text.
-    source: Option<(String, Arc<str>)>,
-    diagnostics: Vec<Diagnostic>,
-}
-
-fn load_check_file(
-    root: &Path,
-    path: &Path,
-    id_re: &Regex,
-    vocab: &check::Vocab<'_>,
-    body_rules: Option<(&IdRules<'_>, &check::SourceRules<'_>)>,
-    options: Options<'_>,
-) -> (Option<crate::model::Check>, FileRest) {
-    let shown = text::display_path(root, path);
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut out = FileRest {
-        broken: None,
-        source: None,
-        diagnostics: Vec::new(),
-    };
-    let t = match text::read_over(root, path, options.overlay) {
-        Ok(t) => t,
-        Err(d) => {
-            out.diagnostics.push(d);
-            out.broken = Some(BrokenCheck { stem, file: shown });
-            return (None, out);
-        }
-    };
-    // A Markdown file without frontmatter whose name is not an id (a README beside the
-    // checks) is not a check; one whose name is an id is a broken check.
-    if !t.text.starts_with("---") && !id_re.is_match(&stem) {
-        return (None, out);
-    }
-    out.diagnostics
-        .extend(t.notes.into_iter().map(|d| d.file(shown.clone())));
-    let text: Arc<str> = Arc::from(t.text);
-    match check::load(&shown, &text, vocab) {
-        Ok(mut c) => {
-            if let Some((rules, source_rules)) = body_rules {
-                attach(&mut c, rules, source_rules, options);
-            }
-            (Some(c), out)
-        }
-        Err(d) => {
-            out.diagnostics.extend(d);
-            out.broken = Some(BrokenCheck {
-                stem,
-                file: shown.clone(),
-            });
-            out.source = Some((shown, text));
-            (None, out)
-        }
-    }
 }
