@@ -396,35 +396,12 @@ pub fn matrix(
     let prepared = super::applicability::Prepared::new(cat);
     let mut servers = Vec::new();
     for s in &p.servers {
-        let checked = match p.profile_of(cat, s) {
-            Ok(c) => c,
-            Err(e) => {
-                let why = unusable(&p.file, s, e, "the profile", &mut diags, &mut sources);
+        let (checked, results, waivers) = match inputs(cat, p, s, &mut diags, &mut sources) {
+            Ok(read) => read,
+            Err(why) => {
                 servers.push(empty_row(cat, s, &severities, why));
                 continue;
             }
-        };
-        let results = match &s.results {
-            None => None,
-            Some((path, shown)) => match data_file::read(path, shown, &codes::RESULTS_INVALID) {
-                Ok(f) => Some(f),
-                Err(e) => {
-                    let why = unusable(&p.file, s, e, "the results file", &mut diags, &mut sources);
-                    servers.push(empty_row(cat, s, &severities, why));
-                    continue;
-                }
-            },
-        };
-        let waivers = match &s.waivers {
-            None => None,
-            Some((path, shown)) => match data_file::read(path, shown, &codes::WAIVER_INVALID) {
-                Ok(f) => Some(f),
-                Err(e) => {
-                    let why = unusable(&p.file, s, e, "the waivers file", &mut diags, &mut sources);
-                    servers.push(empty_row(cat, s, &severities, why));
-                    continue;
-                }
-            },
         };
         if let Some(f) = &waivers {
             sources.insert(f.shown.clone(), Arc::from(f.text.as_str()));
@@ -440,53 +417,14 @@ pub fn matrix(
         };
         let run = super::run_with(cat, &prepared, &checked, results.as_ref(), waiving, policy);
         diags.extend(run.audit.problems.iter().cloned());
-        let score = super::score::score(cat, &run.audit);
-        let by_category = cat
-            .categories
-            .iter()
-            .map(|prefix| {
-                run.audit
-                    .applicable()
-                    .filter(|r| r.check.category == prefix)
-                    .count()
-            })
-            .collect();
-        let findings = severities
-            .iter()
-            .map(|sev| {
-                let n = run
-                    .audit
-                    .findings
-                    .iter()
-                    .filter(|id| cat.check(id).is_some_and(|c| c.severity == sev))
-                    .count();
-                (sev.clone(), Json::from(n))
-            })
-            .collect();
-        servers.push(ServerRow {
-            name: s.name.clone(),
-            profile: checked.profile.source.shown.clone(),
-            results: results.as_ref().map(|f| f.shown.clone()),
-            verdict: run.audit.verdict,
-            score: score.value,
-            provisional_score: score.provisional_score,
-            scored_share: score.scored_share,
-            applicable: score.applicable,
-            total: cat.checks.len(),
-            by_category,
-            findings,
-            advisory_findings: run.audit.advisory.len(),
-            blocking: run.audit.blocking.clone(),
-            missing: run.audit.missing.len() + run.audit.todo.len(),
-            not_verified: run.audit.not_verified.len(),
-            errors: run
-                .audit
-                .problems
-                .iter()
-                .filter(|d| d.level == crate::diag::Level::Error)
-                .count(),
-            incomplete: run.audit.incomplete.clone(),
-        });
+        servers.push(server_row(
+            cat,
+            s,
+            &checked,
+            results.as_ref(),
+            &run,
+            &severities,
+        ));
     }
     let verdicts = [
         Verdict::ProductionReady,
@@ -549,6 +487,94 @@ fn unusable(
             sources.extend(read);
             vec![format!("{what} has {n} error(s)")]
         }
+    }
+}
+
+/// A server's profile, results and waivers files, read; the first that cannot be used is
+/// reported and its reason returned.
+fn inputs(
+    cat: &Catalogue,
+    p: &Portfolio,
+    s: &ServerEntry,
+    diags: &mut Vec<Diagnostic>,
+    sources: &mut SourceMap,
+) -> Result<(Checked, Option<DataFile>, Option<DataFile>), Vec<String>> {
+    let checked = p
+        .profile_of(cat, s)
+        .map_err(|e| unusable(&p.file, s, e, "the profile", diags, sources))?;
+    let results = match &s.results {
+        None => None,
+        Some((path, shown)) => Some(
+            data_file::read(path, shown, &codes::RESULTS_INVALID)
+                .map_err(|e| unusable(&p.file, s, e, "the results file", diags, sources))?,
+        ),
+    };
+    let waivers = match &s.waivers {
+        None => None,
+        Some((path, shown)) => Some(
+            data_file::read(path, shown, &codes::WAIVER_INVALID)
+                .map_err(|e| unusable(&p.file, s, e, "the waivers file", diags, sources))?,
+        ),
+    };
+    Ok((checked, results, waivers))
+}
+
+/// A server's row of the matrix from its audit: verdict, score, applicable checks by
+/// category, findings by severity, what is open.
+fn server_row(
+    cat: &Catalogue,
+    s: &ServerEntry,
+    checked: &Checked,
+    results: Option<&DataFile>,
+    run: &super::Run,
+    severities: &[String],
+) -> ServerRow {
+    let score = super::score::score(cat, &run.audit);
+    let by_category = cat
+        .categories
+        .iter()
+        .map(|prefix| {
+            run.audit
+                .applicable()
+                .filter(|r| r.check.category == prefix)
+                .count()
+        })
+        .collect();
+    let findings = severities
+        .iter()
+        .map(|sev| {
+            let n = run
+                .audit
+                .findings
+                .iter()
+                .filter(|id| cat.check(id).is_some_and(|c| c.severity == sev))
+                .count();
+            (sev.clone(), Json::from(n))
+        })
+        .collect();
+    ServerRow {
+        name: s.name.clone(),
+        profile: checked.profile.source.shown.clone(),
+        results: results.as_ref().map(|f| f.shown.clone()),
+        verdict: run.audit.verdict,
+        score: score.value,
+        provisional_score: score.provisional_score,
+        scored_share: score.scored_share,
+        applicable: score.applicable,
+        total: cat.checks.len(),
+        by_category,
+        findings,
+        advisory_findings: run.audit.advisory.len(),
+        blocking: run.audit.blocking.clone(),
+        missing: run.audit.missing.len() + run.audit.todo.len(),
+        not_verified: run.audit.not_verified.len(),
+        errors: run
+            .audit
+            .problems
+            .iter()
+            .filter(|d| d.level == crate::diag::Level::Error)
+            .count(),
+        incomplete: run.audit.incomplete.clone(),
     }
 }
 

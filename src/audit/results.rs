@@ -195,6 +195,35 @@ pub fn validate(
             .help(help),
         );
     }
+    audit_meta(cat, file, top, &mut out, &mut diags);
+    let empty = serde_json::Map::new();
+    let entries = entries_of(file, top, &mut diags).unwrap_or(&empty);
+    for (id, entry) in entries {
+        entry_result(cat, app, file, id, entry, &mut out, &mut diags);
+    }
+    stale_results(file, top, &mut out, &mut diags);
+    for e in &app.entries {
+        let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
+        if e.status == Gate::Applies && !seen {
+            out.missing.push(e.id.clone());
+        }
+    }
+    if let Some(d) = missing_finding(file, &out.missing) {
+        diags.push(d);
+    }
+    crate::diag::normalise(&mut diags);
+    (out, diags)
+}
+
+/// `audit_meta`: a mapping of scalars; a catalogue version other than the loaded one is
+/// reported.
+fn audit_meta(
+    cat: &Catalogue,
+    file: &DataFile,
+    top: &serde_json::Map<String, Json>,
+    out: &mut Results,
+    diags: &mut Vec<Diagnostic>,
+) {
     match top.get("audit_meta") {
         None => {}
         Some(Json::Object(m)) => {
@@ -219,10 +248,18 @@ pub fn validate(
             ));
         }
     }
-    let empty = serde_json::Map::new();
-    let entries = match top.get("results") {
-        Some(Json::Object(m)) => m,
-        Some(Json::Null) => &empty,
+}
+
+/// The `results` mapping from check id to result; `None` (reported) when it is absent or not a
+/// mapping, and for an empty `results:`.
+fn entries_of<'f>(
+    file: &DataFile,
+    top: &'f serde_json::Map<String, Json>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'f serde_json::Map<String, Json>> {
+    match top.get("results") {
+        Some(Json::Object(m)) => Some(m),
+        Some(Json::Null) => None,
         Some(other) => {
             diags.push(file.at(
                 &codes::RESULTS_INVALID,
@@ -236,7 +273,7 @@ pub fn validate(
                     }
                 ),
             ));
-            &empty
+            None
         }
         None => {
             diags.push(file.at(
@@ -244,24 +281,9 @@ pub fn validate(
                 "",
                 "the results file has no `results` mapping".to_string(),
             ));
-            &empty
-        }
-    };
-    for (id, entry) in entries {
-        entry_result(cat, app, file, id, entry, &mut out, &mut diags);
-    }
-    stale_results(file, top, &mut out, &mut diags);
-    for e in &app.entries {
-        let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
-        if e.status == Gate::Applies && !seen {
-            out.missing.push(e.id.clone());
+            None
         }
     }
-    if let Some(d) = missing_finding(file, &out.missing) {
-        diags.push(d);
-    }
-    crate::diag::normalise(&mut diags);
-    (out, diags)
 }
 
 /// Results recorded against other server definitions than the latest probe saw: the server
