@@ -3,82 +3,102 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::load::id_regex;
-use crate::model::{Catalogue, Mode};
+use crate::model::{Catalogue, Check, Mode};
 use std::path::Path;
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let id_re = id_regex(&cat.config);
     let mut out = Vec::new();
     for c in &cat.checks {
-        let at = |field: &str, code, msg: String| {
-            Diagnostic::new(code, msg)
-                .file(c.file.clone())
-                .at(c.field_line(field), 1)
-                .id(c.id.clone())
-        };
-        if !id_re.is_match(&c.id) {
-            out.push(
-                at(
-                    "id",
-                    &codes::ID_PATTERN,
-                    format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
-                )
-                .help(codes::ID_PATTERN.help),
-            );
-        }
-        let stem = Path::new(&c.file)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if stem != c.id {
-            out.push(
-                at(
-                    "id",
-                    &codes::ID_STEM,
-                    format!("id is `{}` but the file is `{stem}.md`", c.id),
-                )
-                .help(format!(
-                    "rename the file to `{}.md` or set `id: {stem}`",
-                    c.id
-                )),
-            );
-        }
-        let prefix = c.id.split('-').next().unwrap_or("");
-        if prefix != c.category {
-            out.push(
-                at(
-                    "category",
-                    &codes::ID_CATEGORY,
-                    format!(
-                        "category is `{}` but the id's prefix is `{prefix}`",
-                        c.category
-                    ),
-                )
-                .help(codes::ID_CATEGORY.help),
-            );
-        }
-        if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
-            let declared = cat.categories.join(", ");
-            let help = match crate::load::check::suggest(
-                &c.category,
-                cat.categories.iter().map(String::as_str),
-            ) {
-                Some(s) => format!("did you mean `{s}`? declared: {declared}"),
-                None => format!("declare it in catalogue.yaml; declared: {declared}"),
-            };
-            out.push(
-                at(
-                    "category",
-                    &codes::UNDECLARED_CATEGORY,
-                    format!(
-                        "category `{}` is not declared in catalogue.yaml",
-                        c.category
-                    ),
-                )
-                .help(help),
-            );
-        }
+        id_shape(c, &id_re, &mut out);
+        category(cat, c, &mut out);
     }
+    duplicates(cat, &mut out);
+    out
+}
+
+/// A finding at one of a check's frontmatter fields.
+fn at(c: &Check, field: &str, code: &'static crate::diag::Code, msg: String) -> Diagnostic {
+    Diagnostic::new(code, msg)
+        .file(c.file.clone())
+        .at(c.field_line(field), 1)
+        .id(c.id.clone())
+}
+
+/// The id matches the id pattern and the file name.
+fn id_shape(c: &Check, id_re: &regex::Regex, out: &mut Vec<Diagnostic>) {
+    let at = |field: &str, code, msg: String| at(c, field, code, msg);
+    if !id_re.is_match(&c.id) {
+        out.push(
+            at(
+                "id",
+                &codes::ID_PATTERN,
+                format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
+            )
+            .help(codes::ID_PATTERN.help),
+        );
+    }
+    let stem = Path::new(&c.file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if stem != c.id {
+        out.push(
+            at(
+                "id",
+                &codes::ID_STEM,
+                format!("id is `{}` but the file is `{stem}.md`", c.id),
+            )
+            .help(format!(
+                "rename the file to `{}.md` or set `id: {stem}`",
+                c.id
+            )),
+        );
+    }
+}
+
+/// The id's prefix is the category, and the category is declared.
+fn category(cat: &Catalogue, c: &Check, out: &mut Vec<Diagnostic>) {
+    let at = |field: &str, code, msg: String| at(c, field, code, msg);
+    let prefix = c.id.split('-').next().unwrap_or("");
+    if prefix != c.category {
+        out.push(
+            at(
+                "category",
+                &codes::ID_CATEGORY,
+                format!(
+                    "category is `{}` but the id's prefix is `{prefix}`",
+                    c.category
+                ),
+            )
+            .help(codes::ID_CATEGORY.help),
+        );
+    }
+    if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
+        let declared = cat.categories.join(", ");
+        let help = match crate::load::check::suggest(
+            &c.category,
+            cat.categories.iter().map(String::as_str),
+        ) {
+            Some(s) => format!("did you mean `{s}`? declared: {declared}"),
+            None => format!("declare it in catalogue.yaml; declared: {declared}"),
+        };
+        out.push(
+            at(
+                "category",
+                &codes::UNDECLARED_CATEGORY,
+                format!(
+                    "category `{}` is not declared in catalogue.yaml",
+                    c.category
+                ),
+            )
+            .help(help),
+        );
+    }
+}
+
+/// An id declared by more than one file, reported at each of them.
+fn duplicates(cat: &Catalogue, out: &mut Vec<Diagnostic>) {
     // Sorted by id (then file), duplicates are neighbours: no map of every id is needed.
     for checks in cat.checks_by_id().chunk_by(|a, b| a.id == b.id) {
         if checks.len() < 2 {
@@ -103,5 +123,4 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
             );
         }
     }
-    out
 }
