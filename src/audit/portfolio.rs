@@ -242,37 +242,8 @@ fn entry(
             .help(hint),
         );
     }
-    let name = match m.get("name") {
-        Some(Json::String(n)) if !n.trim().is_empty() => n.clone(),
-        _ => {
-            diags.push(bad(
-                &format!("{here}.name"),
-                format!("server {} has no name", i + 1),
-            ));
-            return None;
-        }
-    };
-    if seen.iter().any(|s| s.name == name) {
-        diags.push(bad(
-            &format!("{here}.name"),
-            format!("server name `{name}` is used twice"),
-        ));
-        return None;
-    }
-    let profile = match m.get("profile") {
-        Some(Json::String(p)) => match beside(file, p, &format!("{here}.profile")) {
-            Ok((path, shown)) => ProfileRef::File(path, shown),
-            Err(d) => ProfileRef::Refused(Box::new(d)),
-        },
-        Some(v @ Json::Object(_)) => ProfileRef::Inline(v.clone()),
-        _ => {
-            diags.push(bad(
-                &format!("{here}.profile"),
-                format!("server `{name}` needs a profile: a file path or an inline mapping"),
-            ));
-            ProfileRef::Missing
-        }
-    };
+    let name = entry_name(file, &here, i, m, seen, diags)?;
+    let profile = profile_ref(file, &here, &name, m, diags);
     let mut path_of = |key: &str, what: &str| match m.get(key) {
         None | Some(Json::Null) => None,
         Some(Json::String(p)) => match beside(file, p, &format!("{here}.{key}")) {
@@ -301,6 +272,61 @@ fn entry(
         waivers,
         target,
     })
+}
+
+/// A server's name: present, and not the name of a server before it.
+fn entry_name(
+    file: &DataFile,
+    here: &str,
+    i: usize,
+    m: &serde_json::Map<String, Json>,
+    seen: &[ServerEntry],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
+    let name = match m.get("name") {
+        Some(Json::String(n)) if !n.trim().is_empty() => n.clone(),
+        _ => {
+            diags.push(bad(
+                &format!("{here}.name"),
+                format!("server {} has no name", i + 1),
+            ));
+            return None;
+        }
+    };
+    if seen.iter().any(|s| s.name == name) {
+        diags.push(bad(
+            &format!("{here}.name"),
+            format!("server name `{name}` is used twice"),
+        ));
+        return None;
+    }
+    Some(name)
+}
+
+/// Where a server's profile comes from: a file beside the portfolio, or inline.
+fn profile_ref(
+    file: &DataFile,
+    here: &str,
+    name: &str,
+    m: &serde_json::Map<String, Json>,
+    diags: &mut Vec<Diagnostic>,
+) -> ProfileRef {
+    let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
+    match m.get("profile") {
+        Some(Json::String(p)) => match beside(file, p, &format!("{here}.profile")) {
+            Ok((path, shown)) => ProfileRef::File(path, shown),
+            Err(d) => ProfileRef::Refused(Box::new(d)),
+        },
+        Some(v @ Json::Object(_)) => ProfileRef::Inline(v.clone()),
+        _ => {
+            diags.push(bad(
+                &format!("{here}.profile"),
+                format!("server `{name}` needs a profile: a file path or an inline mapping"),
+            ));
+            ProfileRef::Missing
+        }
+    }
 }
 
 /// `url` or `stdio`, each a non-empty string, never both.

@@ -1108,38 +1108,13 @@ fn compare(
         worse: Vec::new(),
         fixed: Vec::new(),
     };
-    let prev = match prev {
+    let prev = match comparable(prev, semantic, server) {
         Ok(v) => v,
-        Err(e) => {
-            c.refused = Some(e.clone());
+        Err(why) => {
+            c.refused = Some(why);
             return c;
         }
     };
-    let Some(then_fp) = prev
-        .pointer("/meta/catalogue/semantic_fingerprint")
-        .and_then(Json::as_str)
-    else {
-        c.refused = Some(
-            "it is not an auditbook json audit report (no meta.catalogue.semantic_fingerprint)"
-                .into(),
-        );
-        return c;
-    };
-    if then_fp != semantic {
-        c.refused = Some(format!(
-            "the catalogue changed semantically between the two audits (fingerprint {} then, {} now): checks, applicability or evidence rules differ, so statuses are not comparable",
-            short(then_fp),
-            short(semantic)
-        ));
-        return c;
-    }
-    let then_server = prev.get("server").and_then(Json::as_str).unwrap_or("");
-    if then_server != server {
-        c.refused = Some(format!(
-            "it audits server `{then_server}`, this report audits `{server}`"
-        ));
-        return c;
-    }
     c.verdict_then = prev
         .get("verdict")
         .and_then(Json::as_str)
@@ -1175,6 +1150,39 @@ fn compare(
         }
     }
     c
+}
+
+/// The previous report, when its statuses can be compared with this audit's: same catalogue
+/// semantics, same server. Otherwise why not.
+fn comparable<'p>(
+    prev: &'p Result<Json, String>,
+    semantic: &str,
+    server: &str,
+) -> Result<&'p Json, String> {
+    let prev = prev.as_ref().map_err(Clone::clone)?;
+    let Some(then_fp) = prev
+        .pointer("/meta/catalogue/semantic_fingerprint")
+        .and_then(Json::as_str)
+    else {
+        return Err(
+            "it is not an auditbook json audit report (no meta.catalogue.semantic_fingerprint)"
+                .into(),
+        );
+    };
+    if then_fp != semantic {
+        return Err(format!(
+            "the catalogue changed semantically between the two audits (fingerprint {} then, {} now): checks, applicability or evidence rules differ, so statuses are not comparable",
+            short(then_fp),
+            short(semantic)
+        ));
+    }
+    let then_server = prev.get("server").and_then(Json::as_str).unwrap_or("");
+    if then_server != server {
+        return Err(format!(
+            "it audits server `{then_server}`, this report audits `{server}`"
+        ));
+    }
+    Ok(prev)
 }
 
 fn short(fp: &str) -> String {
