@@ -71,6 +71,37 @@ pub fn run_with<'c>(
 ) -> Run<'c> {
     let app = applicability::compute_with(prepared, &checked.profile);
     let mut problems = checked.diagnostics.clone();
+    applicability_errors(&app, checked, &mut problems);
+    let results = results_file.map(|f| {
+        let (r, d) = results::validate(cat, &app, f);
+        problems.extend(d);
+        r
+    });
+    let mut written = Vec::new();
+    for f in results_file.into_iter().chain(waiving.file) {
+        written.extend(waivers::read(cat, f, &mut problems));
+    }
+    if let Some(f) = waiving.file {
+        waivers_file(f, &mut problems);
+    }
+    let kept = one_waiver_per_check(written, &mut problems);
+    let judged = waivers::judge(kept, &app, results.as_ref(), waiving.as_of, &mut problems);
+    crate::diag::normalise(&mut problems);
+    let audit = verdict::assess(cat, &app, results.as_ref(), judged, problems, policy);
+    Run {
+        applicability: app,
+        results,
+        audit,
+    }
+}
+
+/// An expression that cannot be evaluated against the profile, at the line of the first
+/// field it reads.
+fn applicability_errors(
+    app: &applicability::Applicability,
+    checked: &profile::Checked,
+    problems: &mut Vec<crate::diag::Diagnostic>,
+) {
     for e in &app.entries {
         if e.status == applicability::Status::Error {
             // The line of the first field the expression reads (or of its parent) in the profile.
@@ -87,39 +118,36 @@ pub fn run_with<'c>(
             );
         }
     }
-    let results = results_file.map(|f| {
-        let (r, d) = results::validate(cat, &app, f);
-        problems.extend(d);
-        r
-    });
-    let mut written = Vec::new();
-    for f in results_file.into_iter().chain(waiving.file) {
-        written.extend(waivers::read(cat, f, &mut problems));
-    }
-    if let Some(f) = waiving.file {
-        problems.extend(f.notes.iter().cloned());
-        if let Json::Object(top) = &f.value {
-            for (k, help) in
-                unknown_keys(top, &["waivers"], crate::diag::codes::WAIVER_INVALID.help)
-            {
-                problems.push(
-                    f.at(
-                        &crate::diag::codes::WAIVER_INVALID,
-                        k,
-                        format!("unknown key `{k}` in the waivers file"),
-                    )
-                    .help(help),
-                );
-            }
-        } else {
-            problems.push(f.at(
-                &crate::diag::codes::WAIVER_INVALID,
-                "",
-                "a waivers file is a mapping with a `waivers` list",
-            ));
+}
+
+/// A waivers file is a mapping with a `waivers` list and nothing else.
+fn waivers_file(f: &DataFile, problems: &mut Vec<crate::diag::Diagnostic>) {
+    problems.extend(f.notes.iter().cloned());
+    if let Json::Object(top) = &f.value {
+        for (k, help) in unknown_keys(top, &["waivers"], crate::diag::codes::WAIVER_INVALID.help) {
+            problems.push(
+                f.at(
+                    &crate::diag::codes::WAIVER_INVALID,
+                    k,
+                    format!("unknown key `{k}` in the waivers file"),
+                )
+                .help(help),
+            );
         }
+    } else {
+        problems.push(f.at(
+            &crate::diag::codes::WAIVER_INVALID,
+            "",
+            "a waivers file is a mapping with a `waivers` list",
+        ));
     }
-    // Two waivers for one check from two files: the first (the results file's) is kept.
+}
+
+/// Two waivers for one check from two files: the first (the results file's) is kept.
+fn one_waiver_per_check(
+    written: Vec<waivers::Waiver>,
+    problems: &mut Vec<crate::diag::Diagnostic>,
+) -> Vec<waivers::Waiver> {
     let mut kept: Vec<waivers::Waiver> = Vec::new();
     for w in written {
         if kept.iter().any(|k| k.check == w.check) {
@@ -137,14 +165,7 @@ pub fn run_with<'c>(
             kept.push(w);
         }
     }
-    let judged = waivers::judge(kept, &app, results.as_ref(), waiving.as_of, &mut problems);
-    crate::diag::normalise(&mut problems);
-    let audit = verdict::assess(cat, &app, results.as_ref(), judged, problems, policy);
-    Run {
-        applicability: app,
-        results,
-        audit,
-    }
+    kept
 }
 
 /// A help line for a name that is not one of `candidates`: the nearest candidate, or `otherwise`.

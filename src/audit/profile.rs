@@ -371,36 +371,7 @@ fn check_field(
         ));
         return;
     }
-    let typed = match (decl.ty, v) {
-        (FieldType::String, Json::String(_)) | (FieldType::Bool, Json::Bool(_)) => true,
-        (FieldType::List, Json::Array(items)) => items.iter().all(Json::is_string),
-        _ => false,
-    };
-    if !typed {
-        let hint = match (decl.ty, v) {
-            (FieldType::Bool, Json::String(s)) if s == "true" || s == "false" => {
-                format!("write {s} without quotes")
-            }
-            (FieldType::List, Json::String(s)) => format!("write a list: [{s}]"),
-            (FieldType::String, Json::Number(n)) => format!("quote it: \"{n}\""),
-            _ => codes::PROFILE_WRONG_TYPE.help.to_string(),
-        };
-        diags.push(
-            source
-                .at(
-                    &codes::PROFILE_WRONG_TYPE,
-                    path,
-                    format!(
-                        "`{path}` must be a {}; found {}",
-                        match decl.ty {
-                            FieldType::List => "list of strings",
-                            t => t.name(),
-                        },
-                        kind(v)
-                    ),
-                )
-                .help(hint),
-        );
+    if !typed(path, decl, v, source, diags) {
         return;
     }
     let (Some(vocab), false) = (&decl.values, decl.open) else {
@@ -431,6 +402,46 @@ fn check_field(
             );
         }
     }
+}
+
+/// The value has the declared type; a wrong one is reported with how to write it.
+fn typed(
+    path: &str,
+    decl: &ProfileFieldDecl,
+    v: &Json,
+    source: &Source,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let typed = match (decl.ty, v) {
+        (FieldType::String, Json::String(_)) | (FieldType::Bool, Json::Bool(_)) => true,
+        (FieldType::List, Json::Array(items)) => items.iter().all(Json::is_string),
+        _ => false,
+    };
+    if typed {
+        return true;
+    }
+    let hint = match (decl.ty, v) {
+        (FieldType::Bool, Json::String(s)) if s == "true" || s == "false" => {
+            format!("write {s} without quotes")
+        }
+        (FieldType::List, Json::String(s)) => format!("write a list: [{s}]"),
+        (FieldType::String, Json::Number(n)) => format!("quote it: \"{n}\""),
+        _ => codes::PROFILE_WRONG_TYPE.help.to_string(),
+    };
+    let expected = match decl.ty {
+        FieldType::List => "list of strings",
+        t => t.name(),
+    };
+    diags.push(
+        source
+            .at(
+                &codes::PROFILE_WRONG_TYPE,
+                path,
+                format!("`{path}` must be a {expected}; found {}", kind(v)),
+            )
+            .help(hint),
+    );
+    false
 }
 
 fn check_derived(

@@ -2,7 +2,7 @@
 //! Markdown and HTML templates and the JSON output only lay this value out. Every list is in a
 //! total order, and nothing depends on time or the machine, so two runs are byte-identical.
 
-use super::applicability::{percent, Status as Gate};
+use super::applicability::{percent, Status as Gate, Summary};
 use super::profile::{display_json, Checked};
 use super::results::{Status, EFFORTS};
 use super::score::Score;
@@ -509,39 +509,140 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// What the sections of a report read: the catalogue, the audit and its applicable rows, the
+/// options.
+struct Ctx<'a, 'c> {
+    cat: &'a Catalogue,
+    run: &'a Run<'c>,
+    audit: &'a Audit<'c>,
+    o: &'a Options,
+    applicable: Vec<&'a Row<'c>>,
+    /// The blocking severities as a reader says them (`critical or high`).
+    blocking_names: String,
+}
+
+impl<'a, 'c> Ctx<'a, 'c> {
+    /// The rows of some ids of the audit, in the order given.
+    fn rows<'i>(&self, ids: &'i [String]) -> impl Iterator<Item = &'a Row<'c>> + 'i
+    where
+        'a: 'i,
+    {
+        let audit = self.audit;
+        ids.iter().filter_map(move |id| audit.row(id))
+    }
+
+    fn findings_of(&self, ids: &[String]) -> Vec<FindingRow> {
+        self.rows(ids)
+            .map(|r| finding_row(r, self.audit, self.o))
+            .collect()
+    }
+
+    fn items(&self, ids: &[String], note: &dyn Fn(&Row) -> String) -> Vec<Item> {
+        self.rows(ids).map(|r| item(r, note(r), self.o)).collect()
+    }
+}
+
 pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Options) -> Report {
     let audit = &run.audit;
     let server = server_name(checked, run);
     let fp = crate::snapshot::fingerprints(cat);
-    let applicable: Vec<&Row> = audit.applicable().collect();
-    let row = |id: &str| audit.row(id);
     let blocking_sev = cat.config.blocking_severities();
-    let findings_of = |ids: &[String]| -> Vec<FindingRow> {
-        ids.iter()
-            .filter_map(|id| row(id))
-            .map(|r| finding_row(r, audit, o))
-            .collect()
+    let x = Ctx {
+        cat,
+        run,
+        audit,
+        o,
+        applicable: audit.applicable().collect(),
+        blocking_names: blocking_sev.join(" or "),
     };
-    let findings = findings_of(&audit.findings);
-    let advisory_findings = findings_of(&audit.advisory);
+    let failing = failing(&x);
+    let summary = run.applicability.summary(cat);
+    let waivers = waiver_lines(audit);
+    let probe = probe_summary(run, &x.applicable, o);
+    let comparison = o
+        .previous
+        .as_ref()
+        .map(|(file, prev)| compare(file, prev, &fp.semantic, &server, audit));
+    Report {
+        title: format!("Audit report: {server}"),
+        verdict: audit.verdict,
+        verdict_line: verdict_line(&x),
+        complete: audit.incomplete.is_empty(),
+        incomplete: audit.incomplete.clone(),
+        plan: audit.planned,
+        policy: audit.policy.as_str(),
+        policy_statuses: audit.policy.statuses().iter().map(|s| s.as_str()).collect(),
+        blocking_severities: blocking_sev,
+        counts: Counts {
+            checks: cat.checks.len(),
+            applicable: x.applicable.len(),
+            by_status: by_status(&x.applicable),
+            findings: audit.findings.len(),
+            advisory_findings: audit.advisory.len(),
+            would_have_blocked: audit.would_have_blocked.len(),
+            blocking: audit.blocking.len(),
+        },
+        measured: measured(&x, probe.as_ref()),
+        concluded: concluded(&x, &score),
+        open: open(&x, probe.as_ref()),
+        profile: profile_fields(cat, checked),
+        categories: category_lines(&x, &summary),
+        not_applicable_categories: not_applicable_categories(run, &summary),
+        severities: severity_lines(&x),
+        findings: x.findings_of(&audit.findings),
+        advisory_findings: x.findings_of(&audit.advisory),
+        details: details(&x, &failing),
+        blocking: audit.blocking.clone(),
+        not_verified: x.items(&audit.not_verified, &|r| {
+            r.recorded
+                .as_ref()
+                .and_then(|x| x.evidence.first().cloned())
+                .unwrap_or_default()
+        }),
+        missing: x.items(&audit.missing, &|_| "no result recorded".into()),
+        todo: x.items(&audit.todo, &|_| "not yet looked at".into()),
+        rejected: x.items(&audit.rejected, &|r| r.rejected.clone().unwrap_or_default()),
+        undecided: x.items(&audit.undecided, &|r| r.reason.clone()),
+        remediation: remediation_order(&x, &failing),
+        accepted_risks: accepted_risks(&x),
+        waivers_as_of: (!waivers.is_empty()).then(|| o.as_of.clone()),
+        waivers,
+        checks: check_lines(audit),
+        problems: problems(audit),
+        comparison,
+        probe,
+        meta: meta(&x, checked, &fp, &score),
+        score,
+        server,
+    }
+}
 
-    let mut failing: Vec<&Row> = applicable
+/// The applicable checks that fail or partly fail, most severe first.
+fn failing<'a, 'c>(x: &Ctx<'a, 'c>) -> Vec<&'a Row<'c>> {
+    let mut failing: Vec<&Row> = x
+        .applicable
         .iter()
         .copied()
         .filter(|r| matches!(r.status, Some(Status::Fail | Status::Partial)))
         .collect();
     failing.sort_by_key(|r| {
         (
-            cat.config.severity_rank(&r.check.severity),
+            x.cat.config.severity_rank(&r.check.severity),
             r.check.id.clone(),
         )
     });
-    let details = failing
+    failing
+}
+
+/// One detail per failing check: its evidence, gaps, effort and remediation.
+fn details(x: &Ctx, failing: &[&Row]) -> Vec<Detail> {
+    let (cat, o) = (x.cat, x.o);
+    failing
         .iter()
         .map(|r| {
             let rec = r.recorded.as_ref();
             Detail {
-                finding: finding_row(r, audit, o),
+                finding: finding_row(r, x.audit, o),
                 evidence: rec.map(|x| x.evidence.clone()).unwrap_or_default(),
                 gaps: rec.map(|x| x.gaps.clone()).unwrap_or_default(),
                 effort: effort(r).0,
@@ -553,7 +654,11 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 line: rec.map(|x| x.line),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The failing checks in the order to fix them: most severe first, then the smallest effort.
+fn remediation_order(x: &Ctx, failing: &[&Row]) -> Vec<Step> {
     let mut remediation: Vec<Step> = failing
         .iter()
         .map(|r| {
@@ -573,7 +678,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         .collect();
     remediation.sort_by_key(|s| {
         (
-            cat.config.severity_rank(&s.severity),
+            x.cat.config.severity_rank(&s.severity),
             effort_rank(s.effort.as_deref()),
             s.id.clone(),
         )
@@ -581,23 +686,26 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     for (i, s) in remediation.iter_mut().enumerate() {
         s.rank = i + 1;
     }
+    remediation
+}
 
-    let accepted_risks = audit
-        .accepted
-        .iter()
-        .filter_map(|id| row(id))
+fn accepted_risks(x: &Ctx) -> Vec<AcceptedRisk> {
+    x.rows(&x.audit.accepted)
         .filter_map(|r| {
             let w = r.waiver.as_ref()?;
             Some(AcceptedRisk {
-                finding: finding_row(r, audit, o),
+                finding: finding_row(r, x.audit, x.o),
                 reason: w.reason.clone(),
                 approved_by: w.approved_by.clone(),
                 date: w.date.clone(),
                 until: w.until.clone(),
             })
         })
-        .collect();
-    let waivers: Vec<WaiverLine> = audit
+        .collect()
+}
+
+fn waiver_lines(audit: &Audit) -> Vec<WaiverLine> {
+    audit
         .waivers
         .entries
         .iter()
@@ -611,26 +719,12 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             file: w.file.clone(),
             line: w.line,
         })
-        .collect();
-    let list = |ids: &[String], note: &dyn Fn(&Row) -> String| -> Vec<Item> {
-        ids.iter()
-            .filter_map(|id| row(id))
-            .map(|r| item(r, note(r), o))
-            .collect()
-    };
-    let not_verified = list(&audit.not_verified, &|r| {
-        r.recorded
-            .as_ref()
-            .and_then(|x| x.evidence.first().cloned())
-            .unwrap_or_default()
-    });
-    let missing = list(&audit.missing, &|_| "no result recorded".into());
-    let todo = list(&audit.todo, &|_| "not yet looked at".into());
-    let rejected = list(&audit.rejected, &|r| r.rejected.clone().unwrap_or_default());
-    let undecided = list(&audit.undecided, &|r| r.reason.clone());
+        .collect()
+}
 
-    let summary = run.applicability.summary(cat);
-    let categories: Vec<CategoryLine> = summary
+fn category_lines(x: &Ctx, summary: &Summary) -> Vec<CategoryLine> {
+    let audit = x.audit;
+    summary
         .by_category
         .iter()
         .map(|c| CategoryLine {
@@ -643,11 +737,15 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 .findings
                 .iter()
                 .chain(audit.advisory.iter())
-                .filter(|id| row(id).is_some_and(|r| r.check.category == c.prefix))
+                .filter(|id| audit.row(id).is_some_and(|r| r.check.category == c.prefix))
                 .count(),
         })
-        .collect();
-    let not_applicable_categories = summary
+        .collect()
+}
+
+/// Categories none of whose checks apply, each with why (counts by reason, one example).
+fn not_applicable_categories(run: &Run, summary: &Summary) -> Vec<NotApplicableCategory> {
+    summary
         .by_category
         .iter()
         .filter(|c| c.applies == 0 && c.total > 0)
@@ -677,13 +775,17 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 reason: format!("no check applies ({}){example}", parts.join(", ")),
             }
         })
-        .collect();
-    let severities = cat
+        .collect()
+}
+
+fn severity_lines(x: &Ctx) -> Vec<SeverityLine> {
+    x.cat
         .config
         .severities()
         .into_iter()
         .map(|sev| {
-            let of: Vec<&Row> = applicable
+            let of: Vec<&Row> = x
+                .applicable
                 .iter()
                 .copied()
                 .filter(|r| r.check.severity == sev)
@@ -694,9 +796,11 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 severity: sev,
             }
         })
-        .collect();
+        .collect()
+}
 
-    let mut profile_fields = Vec::new();
+/// Every field the profile gives or the catalogue declares, in path order.
+fn profile_fields(cat: &Catalogue, checked: &Checked) -> Vec<ProfileField> {
     let declared = cat.config.profile.as_ref().map(|p| &p.fields);
     let mut paths: Vec<&String> = checked.profile.fields.keys().collect();
     if let Some(d) = declared {
@@ -704,8 +808,9 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     }
     paths.sort();
     paths.dedup();
-    for p in paths {
-        profile_fields.push(ProfileField {
+    paths
+        .into_iter()
+        .map(|p| ProfileField {
             field: p.clone(),
             value: checked.profile.fields.get(p).cloned().unwrap_or(Json::Null),
             display: checked
@@ -715,12 +820,15 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 .map(display_json)
                 .unwrap_or_else(|| "(not given)".into()),
             declared: declared.is_none_or(|d| d.contains_key(p)),
-        });
-    }
+        })
+        .collect()
+}
 
-    let blocking_names = blocking_sev.join(" or ");
+fn verdict_line(x: &Ctx) -> String {
+    let audit = x.audit;
+    let blocking_names = &x.blocking_names;
     let n_findings = audit.findings.len();
-    let verdict_line = match audit.verdict {
+    match audit.verdict {
         Verdict::NotProductionReady => format!(
             "Fix {} first: {} with status fail.",
             audit.blocking.join(", "),
@@ -743,15 +851,19 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             plural(n_findings, "finding", "findings"),
             plural(audit.advisory.len(), "advisory finding", "advisory findings")
         ),
-    };
+    }
+}
 
+/// What was measured: how many checks apply, what was recorded, what a probe recorded.
+fn measured(x: &Ctx, probe: Option<&ProbeSummary>) -> Vec<String> {
+    let (cat, audit, applicable) = (x.cat, x.audit, &x.applicable);
     let evidence_items: usize = applicable
         .iter()
         .filter_map(|r| r.recorded.as_ref())
         .map(|x| x.evidence.len())
         .sum();
     let recorded = applicable.iter().filter(|r| r.recorded.is_some()).count();
-    let counts_line = by_status(&applicable)
+    let counts_line = by_status(applicable)
         .into_iter()
         .filter(|(_, n)| n.as_u64().is_some_and(|n| n > 0))
         .map(|(s, n)| format!("{s} {n}"))
@@ -776,6 +888,20 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         ));
         measured.push(format!("Statuses of the applicable checks: {counts_line}."));
     }
+    if let Some(p) = probe.filter(|p| !p.recorded.is_empty()) {
+        measured.push(format!(
+            "{} recorded by a probe of the server (source: probe): {}.",
+            plural(p.recorded.len(), "result was", "results were"),
+            p.recorded.join(", ")
+        ));
+    }
+    measured
+}
+
+/// What the audit concludes: the verdict, what blocks, the findings, waivers and the score.
+fn concluded(x: &Ctx, score: &Score) -> Vec<String> {
+    let audit = x.audit;
+    let blocking_names = &x.blocking_names;
     let mut concluded = vec![format!("Verdict: {}.", audit.verdict.as_str())];
     concluded.push(if audit.blocking.is_empty() {
         format!("No enforced {blocking_names} check fails.")
@@ -792,7 +918,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     });
     concluded.push(format!(
         "{} and {} under the {} policy ({}).",
-        plural(n_findings, "finding", "findings"),
+        plural(audit.findings.len(), "finding", "findings"),
         plural(
             audit.advisory.len(),
             "advisory finding",
@@ -823,6 +949,12 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     if let Some(t) = &score.to_final {
         concluded.push(t.clone());
     }
+    concluded
+}
+
+/// What is still open: undecided checks by kind, input errors, stale probe results.
+fn open(x: &Ctx, probe: Option<&ProbeSummary>) -> Vec<String> {
+    let audit = x.audit;
     let mut open = Vec::new();
     for (ids, what) in [
         (&audit.not_verified, "not verified (looked, could not tell)"),
@@ -846,29 +978,22 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             plural(problem_errors, "error", "errors")
         ));
     }
-    let probe = probe_summary(run, &applicable, o);
-    if let Some(p) = &probe {
-        if !p.recorded.is_empty() {
-            measured.push(format!(
-                "{} recorded by a probe of the server (source: probe): {}.",
-                plural(p.recorded.len(), "result was", "results were"),
-                p.recorded.join(", ")
-            ));
-        }
-        if !p.stale.is_empty() {
-            let ids: Vec<&str> = p.stale.iter().map(|s| s.id.as_str()).collect();
-            open.push(format!(
-                "{} stale (recorded against other server definitions than the latest probe saw): {}.",
-                ids.len(),
-                ids.join(", ")
-            ));
-        }
+    if let Some(p) = probe.filter(|p| !p.stale.is_empty()) {
+        let ids: Vec<&str> = p.stale.iter().map(|s| s.id.as_str()).collect();
+        open.push(format!(
+            "{} stale (recorded against other server definitions than the latest probe saw): {}.",
+            ids.len(),
+            ids.join(", ")
+        ));
     }
     if open.is_empty() {
         open.push("Nothing is open: every applicable check has a decided result.".into());
     }
+    open
+}
 
-    let checks = audit
+fn check_lines(audit: &Audit) -> Vec<CheckLine> {
+    audit
         .rows
         .iter()
         .map(|r| CheckLine {
@@ -879,8 +1004,11 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             applicability: r.gate,
             status: r.status,
         })
-        .collect();
-    let problems = audit
+        .collect()
+}
+
+fn problems(audit: &Audit) -> Vec<Problem> {
+    audit
         .problems
         .iter()
         .map(|d| Problem {
@@ -891,8 +1019,13 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             line: d.line,
             id: d.id.clone(),
         })
-        .collect();
-    let meta = Meta {
+        .collect()
+}
+
+/// What the report was made from: engine, catalogue (with fingerprints), profile, results.
+fn meta(x: &Ctx, checked: &Checked, fp: &crate::snapshot::Fingerprints, score: &Score) -> Meta {
+    let cat = x.cat;
+    Meta {
         engine: EngineMeta {
             name: env!("CARGO_PKG_NAME"),
             version: env!("CARGO_PKG_VERSION"),
@@ -900,7 +1033,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         catalogue: CatalogueMeta {
             name: cat.name().to_string(),
             version: cat.config.version.clone(),
-            root: o.catalogue_root.clone(),
+            root: x.o.catalogue_root.clone(),
             checks: cat.checks.len(),
             files_digest: fp.bytes.clone(),
             semantic_fingerprint: fp.semantic.clone(),
@@ -910,7 +1043,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
             server: checked.profile.server.clone(),
             digest: checked.profile.source.digest.clone(),
         },
-        results: run.results.as_ref().map(|r| ResultsMeta {
+        results: x.run.results.as_ref().map(|r| ResultsMeta {
             file: r.shown.clone(),
             digest: r.digest.clone(),
             audit_meta: r
@@ -919,59 +1052,8 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
                 .map(|(k, v)| (k.clone(), Json::String(v.clone())))
                 .collect(),
         }),
-        policy: audit.policy.as_str(),
+        policy: x.audit.policy.as_str(),
         scoring: score.policy.describe(),
-    };
-    let comparison = o
-        .previous
-        .as_ref()
-        .map(|(file, prev)| compare(file, prev, &fp.semantic, &server, audit));
-    Report {
-        title: format!("Audit report: {server}"),
-        server,
-        verdict: audit.verdict,
-        verdict_line,
-        complete: audit.incomplete.is_empty(),
-        incomplete: audit.incomplete.clone(),
-        plan: audit.planned,
-        policy: audit.policy.as_str(),
-        policy_statuses: audit.policy.statuses().iter().map(|s| s.as_str()).collect(),
-        blocking_severities: blocking_sev.clone(),
-        counts: Counts {
-            checks: cat.checks.len(),
-            applicable: applicable.len(),
-            by_status: by_status(&applicable),
-            findings: n_findings,
-            advisory_findings: audit.advisory.len(),
-            would_have_blocked: audit.would_have_blocked.len(),
-            blocking: audit.blocking.len(),
-        },
-        score,
-        measured,
-        concluded,
-        open,
-        profile: profile_fields,
-        categories,
-        not_applicable_categories,
-        severities,
-        findings,
-        advisory_findings,
-        details,
-        blocking: audit.blocking.clone(),
-        not_verified,
-        missing,
-        todo,
-        rejected,
-        undecided,
-        remediation,
-        accepted_risks,
-        waivers_as_of: (!waivers.is_empty()).then(|| o.as_of.clone()),
-        waivers,
-        checks,
-        problems,
-        comparison,
-        probe,
-        meta,
     }
 }
 
@@ -1026,38 +1108,13 @@ fn compare(
         worse: Vec::new(),
         fixed: Vec::new(),
     };
-    let prev = match prev {
+    let prev = match comparable(prev, semantic, server) {
         Ok(v) => v,
-        Err(e) => {
-            c.refused = Some(e.clone());
+        Err(why) => {
+            c.refused = Some(why);
             return c;
         }
     };
-    let Some(then_fp) = prev
-        .pointer("/meta/catalogue/semantic_fingerprint")
-        .and_then(Json::as_str)
-    else {
-        c.refused = Some(
-            "it is not an auditbook json audit report (no meta.catalogue.semantic_fingerprint)"
-                .into(),
-        );
-        return c;
-    };
-    if then_fp != semantic {
-        c.refused = Some(format!(
-            "the catalogue changed semantically between the two audits (fingerprint {} then, {} now): checks, applicability or evidence rules differ, so statuses are not comparable",
-            short(then_fp),
-            short(semantic)
-        ));
-        return c;
-    }
-    let then_server = prev.get("server").and_then(Json::as_str).unwrap_or("");
-    if then_server != server {
-        c.refused = Some(format!(
-            "it audits server `{then_server}`, this report audits `{server}`"
-        ));
-        return c;
-    }
     c.verdict_then = prev
         .get("verdict")
         .and_then(Json::as_str)
@@ -1093,6 +1150,39 @@ fn compare(
         }
     }
     c
+}
+
+/// The previous report, when its statuses can be compared with this audit's: same catalogue
+/// semantics, same server. Otherwise why not.
+fn comparable<'p>(
+    prev: &'p Result<Json, String>,
+    semantic: &str,
+    server: &str,
+) -> Result<&'p Json, String> {
+    let prev = prev.as_ref().map_err(Clone::clone)?;
+    let Some(then_fp) = prev
+        .pointer("/meta/catalogue/semantic_fingerprint")
+        .and_then(Json::as_str)
+    else {
+        return Err(
+            "it is not an auditbook json audit report (no meta.catalogue.semantic_fingerprint)"
+                .into(),
+        );
+    };
+    if then_fp != semantic {
+        return Err(format!(
+            "the catalogue changed semantically between the two audits (fingerprint {} then, {} now): checks, applicability or evidence rules differ, so statuses are not comparable",
+            short(then_fp),
+            short(semantic)
+        ));
+    }
+    let then_server = prev.get("server").and_then(Json::as_str).unwrap_or("");
+    if then_server != server {
+        return Err(format!(
+            "it audits server `{then_server}`, this report audits `{server}`"
+        ));
+    }
+    Ok(prev)
 }
 
 fn short(fp: &str) -> String {

@@ -12,7 +12,7 @@ use crate::diag::{codes, Diagnostic};
 pub const PROBE_SOURCE: &str = "probe";
 use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
-use crate::model::Catalogue;
+use crate::model::{Catalogue, Check};
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -195,6 +195,35 @@ pub fn validate(
             .help(help),
         );
     }
+    audit_meta(cat, file, top, &mut out, &mut diags);
+    let empty = serde_json::Map::new();
+    let entries = entries_of(file, top, &mut diags).unwrap_or(&empty);
+    for (id, entry) in entries {
+        entry_result(cat, app, file, id, entry, &mut out, &mut diags);
+    }
+    stale_results(file, top, &mut out, &mut diags);
+    for e in &app.entries {
+        let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
+        if e.status == Gate::Applies && !seen {
+            out.missing.push(e.id.clone());
+        }
+    }
+    if let Some(d) = missing_finding(file, &out.missing) {
+        diags.push(d);
+    }
+    crate::diag::normalise(&mut diags);
+    (out, diags)
+}
+
+/// `audit_meta`: a mapping of scalars; a catalogue version other than the loaded one is
+/// reported.
+fn audit_meta(
+    cat: &Catalogue,
+    file: &DataFile,
+    top: &serde_json::Map<String, Json>,
+    out: &mut Results,
+    diags: &mut Vec<Diagnostic>,
+) {
     match top.get("audit_meta") {
         None => {}
         Some(Json::Object(m)) => {
@@ -219,10 +248,18 @@ pub fn validate(
             ));
         }
     }
-    let empty = serde_json::Map::new();
-    let entries = match top.get("results") {
-        Some(Json::Object(m)) => m,
-        Some(Json::Null) => &empty,
+}
+
+/// The `results` mapping from check id to result; `None` (reported) when it is absent or not a
+/// mapping, and for an empty `results:`.
+fn entries_of<'f>(
+    file: &DataFile,
+    top: &'f serde_json::Map<String, Json>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'f serde_json::Map<String, Json>> {
+    match top.get("results") {
+        Some(Json::Object(m)) => Some(m),
+        Some(Json::Null) => None,
         Some(other) => {
             diags.push(file.at(
                 &codes::RESULTS_INVALID,
@@ -236,7 +273,7 @@ pub fn validate(
                     }
                 ),
             ));
-            &empty
+            None
         }
         None => {
             diags.push(file.at(
@@ -244,24 +281,9 @@ pub fn validate(
                 "",
                 "the results file has no `results` mapping".to_string(),
             ));
-            &empty
-        }
-    };
-    for (id, entry) in entries {
-        entry_result(cat, app, file, id, entry, &mut out, &mut diags);
-    }
-    stale_results(file, top, &mut out, &mut diags);
-    for e in &app.entries {
-        let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
-        if e.status == Gate::Applies && !seen {
-            out.missing.push(e.id.clone());
+            None
         }
     }
-    if let Some(d) = missing_finding(file, &out.missing) {
-        diags.push(d);
-    }
-    crate::diag::normalise(&mut diags);
-    (out, diags)
 }
 
 /// Results recorded against other server definitions than the latest probe saw: the server
@@ -382,6 +404,33 @@ fn short(v: &Json) -> String {
     }
 }
 
+/// One entry of `results:` while it is read: where it is, and the findings about it.
+struct Entry<'a> {
+    file: &'a DataFile,
+    id: &'a str,
+    /// `results.ID`
+    path: String,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Entry<'_> {
+    /// Report a finding at a key of the entry (`""`: the entry itself).
+    fn report(&mut self, code: &'static crate::diag::Code, key: &str, message: String) {
+        self.diags.push(self.finding(code, key, message));
+    }
+
+    fn finding(&self, code: &'static crate::diag::Code, key: &str, message: String) -> Diagnostic {
+        let path = match key {
+            "" => self.path.clone(),
+            k => format!("{}.{k}", self.path),
+        };
+        self.file.at(code, &path, message).id(self.id)
+    }
+}
+
+/// Why a result is not taken: its status as written (when there is one) and the reason.
+type Refusal = (Option<String>, String);
+
 fn entry_result(
     cat: &Catalogue,
     app: &Applicability,
@@ -391,7 +440,34 @@ fn entry_result(
     out: &mut Results,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let path = format!("results.{id}");
+    let mut e = Entry {
+        file,
+        id,
+        path: format!("results.{id}"),
+        diags,
+    };
+    let Some(check) = result_check(cat, &mut e) else {
+        return;
+    };
+    match recorded(check, app, entry, &mut e) {
+        Ok(r) => {
+            out.recorded.insert(id.to_string(), r);
+        }
+        Err((written, reason)) => {
+            let r = Rejected {
+                id: id.to_string(),
+                written,
+                reason,
+            };
+            out.rejected.insert(id.to_string(), r);
+        }
+    }
+}
+
+/// The check an entry names. A retired id (with where its result belongs now) or an unknown
+/// one is reported, and the entry is neither recorded nor rejected.
+fn result_check<'c>(cat: &'c Catalogue, e: &mut Entry) -> Option<&'c Check> {
+    let id = e.id;
     if let Some(r) = cat.config.retired.iter().find(|r| r.id == id) {
         let successor = r
             .merged_into
@@ -403,67 +479,87 @@ fn entry_result(
                     .map(|s| format!("; it was replaced by {s}: record the result there"))
             })
             .unwrap_or_else(|| "; it has no successor".to_string());
-        diags.push(
-            file.at(
-                &codes::RESULTS_RETIRED_ID,
-                &path,
-                format!("{id} was retired on {}{successor}", r.retired),
-            )
-            .id(id),
-        );
-        return;
+        let message = format!("{id} was retired on {}{successor}", r.retired);
+        e.report(&codes::RESULTS_RETIRED_ID, "", message);
+        return None;
     }
-    let Some(check) = cat.check(id) else {
+    let check = cat.check(id);
+    if check.is_none() {
         let ids: Vec<&str> = cat.checks.iter().map(|c| c.id.as_str()).collect();
         let help = did_you_mean(id, ids.iter().copied(), codes::RESULTS_UNKNOWN_ID.help);
-        diags.push(
-            file.at(
-                &codes::RESULTS_UNKNOWN_ID,
-                &path,
-                format!("{id} is not a check of this catalogue"),
-            )
-            .id(id)
-            .help(help),
-        );
-        return;
-    };
-    let line = file.line(&path);
-    let reject = |out: &mut Results, written: Option<String>, reason: String| {
-        out.rejected.insert(
-            id.to_string(),
-            Rejected {
-                id: id.to_string(),
-                written,
-                reason,
-            },
-        );
-    };
-    let Json::Object(m) = entry else {
-        diags.push(
-            file.at(
-                &codes::RESULTS_INVALID,
-                &path,
-                format!(
-                    "the result for {id} must be a mapping with `status`; found {}",
-                    short(entry)
-                ),
-            )
-            .id(id),
-        );
-        reject(out, None, "not a mapping".into());
-        return;
-    };
-    for (k, help) in unknown_keys(m, RESULT_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
-        diags.push(
-            file.at(
-                &codes::RESULTS_UNKNOWN_KEY,
-                &format!("{path}.{k}"),
-                format!("unknown key `{k}` in the result for {id}"),
-            )
-            .id(id)
-            .help(help),
-        );
+        let message = format!("{id} is not a check of this catalogue");
+        let d = e
+            .finding(&codes::RESULTS_UNKNOWN_ID, "", message)
+            .help(help);
+        e.diags.push(d);
     }
+    check
+}
+
+/// An entry read into a result, each rule in turn; the first rule that refuses it rejects it.
+fn recorded(
+    check: &Check,
+    app: &Applicability,
+    entry: &Json,
+    e: &mut Entry,
+) -> Result<Recorded, Refusal> {
+    let line = e.file.line(&e.path);
+    let Json::Object(m) = entry else {
+        let message = format!(
+            "the result for {} must be a mapping with `status`; found {}",
+            e.id,
+            short(entry)
+        );
+        e.report(&codes::RESULTS_INVALID, "", message);
+        return Err((None, "not a mapping".into()));
+    };
+    unknown_result_keys(m, e);
+    catalogue_fields(check, m, e);
+    let evidence = strings(
+        e.file,
+        &format!("{}.evidence", e.path),
+        "evidence",
+        m.get("evidence"),
+        e.diags,
+    );
+    let gaps = strings(
+        e.file,
+        &format!("{}.gaps", e.path),
+        "gaps",
+        m.get("gaps"),
+        e.diags,
+    );
+    let note = m.get("note").or_else(|| m.get("notes")).map(scalar);
+    let effort = effort_of(m, e);
+    let status = status_of(m, e)?;
+    applies(app, status, e)?;
+    enough_evidence(check, status, &evidence, e)?;
+    Ok(Recorded {
+        id: e.id.to_string(),
+        status,
+        evidence,
+        gaps,
+        effort,
+        note,
+        source: m.get("source").map(scalar),
+        fingerprint: m.get("fingerprint").map(scalar),
+        line,
+    })
+}
+
+fn unknown_result_keys(m: &serde_json::Map<String, Json>, e: &mut Entry) {
+    for (k, help) in unknown_keys(m, RESULT_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+        let message = format!("unknown key `{k}` in the result for {}", e.id);
+        let d = e
+            .finding(&codes::RESULTS_UNKNOWN_KEY, k, message)
+            .help(help);
+        e.diags.push(d);
+    }
+}
+
+/// A result may repeat the check's severity, category or adoption; the catalogue's value is
+/// used, and a different one is reported.
+fn catalogue_fields(check: &Check, m: &serde_json::Map<String, Json>, e: &mut Entry) {
     for (key, catalogue_value) in [
         ("severity", check.severity.as_str()),
         ("category", check.category.as_str()),
@@ -472,175 +568,127 @@ fn entry_result(
         if let Some(v) = m.get(key) {
             let v = scalar(v);
             if v != catalogue_value {
-                diags.push(
-                    file.at(
-                        &codes::RESULTS_CATALOGUE_FIELD,
-                        &format!("{path}.{key}"),
-                        format!(
-                            "the result for {id} says {key} `{v}`; the catalogue says `{catalogue_value}`, which is used"
-                        ),
-                    )
-                    .id(id),
+                let message = format!(
+                    "the result for {} says {key} `{v}`; the catalogue says `{catalogue_value}`, which is used",
+                    e.id
                 );
+                e.report(&codes::RESULTS_CATALOGUE_FIELD, key, message);
             }
         }
     }
-    let evidence = strings(
-        file,
-        &format!("{path}.evidence"),
-        "evidence",
-        m.get("evidence"),
-        diags,
+}
+
+/// The effort to fix, one of `EFFORTS` (any case); another value is reported and dropped.
+fn effort_of(m: &serde_json::Map<String, Json>, e: &mut Entry) -> Option<String> {
+    let v = match m.get("effort") {
+        None | Some(Json::Null) => return None,
+        Some(v) => v,
+    };
+    let effort = scalar(v).trim().to_uppercase();
+    if EFFORTS.contains(&effort.as_str()) {
+        return Some(effort);
+    }
+    let message = format!(
+        "the effort of {} is `{}`; expected one of {}",
+        e.id,
+        scalar(v),
+        EFFORTS.join(", ")
     );
-    let gaps = strings(file, &format!("{path}.gaps"), "gaps", m.get("gaps"), diags);
-    let note = m.get("note").or_else(|| m.get("notes")).map(scalar);
-    let effort = match m.get("effort") {
-        None | Some(Json::Null) => None,
-        Some(v) => {
-            let e = scalar(v).trim().to_uppercase();
-            if EFFORTS.contains(&e.as_str()) {
-                Some(e)
-            } else {
-                diags.push(
-                    file.at(
-                        &codes::RESULTS_EFFORT,
-                        &format!("{path}.effort"),
-                        format!(
-                            "the effort of {id} is `{}`; expected one of {}",
-                            scalar(v),
-                            EFFORTS.join(", ")
-                        ),
-                    )
-                    .id(id),
-                );
-                None
-            }
-        }
+    e.report(&codes::RESULTS_EFFORT, "effort", message);
+    None
+}
+
+/// The recorded status; none, or one that is not a status, rejects the entry.
+fn status_of(m: &serde_json::Map<String, Json>, e: &mut Entry) -> Result<Status, Refusal> {
+    let id = e.id;
+    let Some(v) = m.get("status") else {
+        let message = format!("the result for {id} has no `status`");
+        e.report(&codes::RESULTS_INVALID, "", message);
+        return Err((None, "no status".into()));
     };
-    let status = match m.get("status") {
-        None => {
-            diags.push(
-                file.at(
-                    &codes::RESULTS_INVALID,
-                    &path,
-                    format!("the result for {id} has no `status`"),
-                )
-                .id(id),
-            );
-            reject(out, None, "no status".into());
-            return;
-        }
-        Some(v) => {
-            let written = scalar(v);
-            match Status::parse(&written).filter(|_| v.is_string()) {
-                Some(s) => s,
-                None => {
-                    let names: Vec<&str> = Status::RECORDABLE.iter().map(|s| s.as_str()).collect();
-                    let help = suggest(&written.replace('-', "_"), names.iter().copied())
-                        .or_else(|| suggest(&written, names.iter().copied()))
-                        .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| codes::RESULTS_BAD_STATUS.help.to_string());
-                    diags.push(
-                        file.at(
-                            &codes::RESULTS_BAD_STATUS,
-                            &format!("{path}.status"),
-                            format!(
-                                "the status of {id} is `{written}`; expected one of {}",
-                                names.join(", ")
-                            ),
-                        )
-                        .id(id)
-                        .help(help),
-                    );
-                    reject(
-                        out,
-                        Some(written.clone()),
-                        format!("status `{written}` is not a status"),
-                    );
-                    return;
-                }
-            }
-        }
-    };
-    let gate = app.get(id).map(|e| e.status);
+    let written = scalar(v);
+    if let Some(s) = Status::parse(&written).filter(|_| v.is_string()) {
+        return Ok(s);
+    }
+    let names: Vec<&str> = Status::RECORDABLE.iter().map(|s| s.as_str()).collect();
+    let help = suggest(&written.replace('-', "_"), names.iter().copied())
+        .or_else(|| suggest(&written, names.iter().copied()))
+        .map(|s| format!("did you mean `{s}`?"))
+        .unwrap_or_else(|| codes::RESULTS_BAD_STATUS.help.to_string());
+    let message = format!(
+        "the status of {id} is `{written}`; expected one of {}",
+        names.join(", ")
+    );
+    let d = e
+        .finding(&codes::RESULTS_BAD_STATUS, "status", message)
+        .help(help);
+    e.diags.push(d);
+    let reason = format!("status `{written}` is not a status");
+    Err((Some(written), reason))
+}
+
+/// A check that does not apply can only be n/a (anything else is rejected); a check that
+/// applies may be marked n/a, which is reported and leaves it unscored.
+fn applies(app: &Applicability, status: Status, e: &mut Entry) -> Result<(), Refusal> {
+    let id = e.id;
+    let gate = app.get(id).map(|x| x.status);
     if gate.is_some_and(|g| g != Gate::Applies && g != Gate::Error)
         && status != Status::NotApplicable
     {
-        let why = app.get(id).map(|e| e.reason.as_str()).unwrap_or("");
-        diags.push(
-            file.at(
-                &codes::RESULTS_NOT_APPLICABLE,
-                &format!("{path}.status"),
-                format!(
-                    "{id} does not apply to this profile ({}: {why}), so its result must be n/a; found {}",
-                    gate.map(|g| g.as_str()).unwrap_or(""),
-                    status.as_str()
-                ),
-            )
-            .id(id),
+        let why = app.get(id).map(|x| x.reason.as_str()).unwrap_or("");
+        let message = format!(
+            "{id} does not apply to this profile ({}: {why}), so its result must be n/a; found {}",
+            gate.map(|g| g.as_str()).unwrap_or(""),
+            status.as_str()
         );
-        reject(
-            out,
+        e.report(&codes::RESULTS_NOT_APPLICABLE, "status", message);
+        return Err((
             Some(status.as_str().into()),
             "recorded on a check that does not apply".into(),
-        );
-        return;
+        ));
     }
     if gate == Some(Gate::Applies) && status == Status::NotApplicable {
-        diags.push(
-            file.at(
-                &codes::RESULTS_NA_APPLICABLE,
-                &format!("{path}.status"),
-                format!("{id} applies to this profile but is marked n/a; it stays unscored and unverified"),
-            )
-            .id(id),
+        let message = format!(
+            "{id} applies to this profile but is marked n/a; it stays unscored and unverified"
         );
+        e.report(&codes::RESULTS_NA_APPLICABLE, "status", message);
     }
+    Ok(())
+}
+
+/// A decided status owes the check's `evidence_required` items, `not_verified` one saying
+/// what was attempted; placeholders do not count. Fewer rejects the result.
+fn enough_evidence(
+    check: &Check,
+    status: Status,
+    evidence: &[String],
+    e: &mut Entry,
+) -> Result<(), Refusal> {
     let owed = match status {
         Status::Pass | Status::Fail | Status::Partial => check.evidence_required as usize,
         Status::NotVerified => 1,
         _ => 0,
     };
-    let counted = evidence.iter().filter(|e| !is_placeholder(e)).count();
-    if counted < owed {
-        let basis = if status == Status::NotVerified {
-            "one item saying what was attempted".to_string()
-        } else {
-            format!("evidence_required: {}", check.evidence_required)
-        };
-        diags.push(
-            file.at(
-                &codes::RESULTS_EVIDENCE_SHORT,
-                &format!("{path}.evidence"),
-                format!(
-                    "{id}: status {} owes {owed} evidence item(s) ({basis}); found {counted}; the result is rejected",
-                    status.as_str()
-                ),
-            )
-            .id(id),
-        );
-        reject(
-            out,
-            Some(status.as_str().into()),
-            format!(
-                "{} with {counted} of {owed} evidence item(s) owed",
-                status.as_str()
-            ),
-        );
-        return;
+    let counted = evidence.iter().filter(|x| !is_placeholder(x)).count();
+    if counted >= owed {
+        return Ok(());
     }
-    out.recorded.insert(
-        id.to_string(),
-        Recorded {
-            id: id.to_string(),
-            status,
-            evidence,
-            gaps,
-            effort,
-            note,
-            source: m.get("source").map(scalar),
-            fingerprint: m.get("fingerprint").map(scalar),
-            line,
-        },
+    let basis = if status == Status::NotVerified {
+        "one item saying what was attempted".to_string()
+    } else {
+        format!("evidence_required: {}", check.evidence_required)
+    };
+    let message = format!(
+        "{}: status {} owes {owed} evidence item(s) ({basis}); found {counted}; the result is rejected",
+        e.id,
+        status.as_str()
     );
+    e.report(&codes::RESULTS_EVIDENCE_SHORT, "evidence", message);
+    Err((
+        Some(status.as_str().into()),
+        format!(
+            "{} with {counted} of {owed} evidence item(s) owed",
+            status.as_str()
+        ),
+    ))
 }

@@ -8,7 +8,7 @@
 //! identical on every run.
 
 use super::results::Status;
-use super::verdict::Audit;
+use super::verdict::{Audit, Row};
 use crate::model::scoring::ScoringConfig;
 use crate::model::{Adoption, Catalogue};
 use serde::{Serialize, Serializer};
@@ -204,35 +204,7 @@ pub fn score(cat: &Catalogue, audit: &Audit) -> Score {
             }
         };
         scored += 1;
-        let weight = cfg.fail_points(&c.severity).unwrap_or(0.0);
-        let mut factor = 1.0;
-        let mut basis = format!(
-            "{} {}: {}",
-            c.severity,
-            status.as_str(),
-            Points::from_f64(weight)
-        );
-        if partial {
-            factor *= cfg.partial_fraction;
-            basis.push_str(&format!(" × {} (partial)", cfg.partial_fraction));
-        }
-        if c.adoption == Adoption::Advisory {
-            factor *= cfg.advisory_fraction;
-            basis.push_str(&format!(" × {} (advisory)", cfg.advisory_fraction));
-        }
-        if r.waiver.is_some() {
-            factor *= cfg.waived_fraction;
-            basis.push_str(&format!(" × {} (waived)", cfg.waived_fraction));
-        }
-        deductions.push(Deduction {
-            id: c.id.to_string(),
-            title: c.title.clone(),
-            severity: c.severity.to_string(),
-            adoption: c.adoption.as_str(),
-            status: status.as_str(),
-            points: Points::from_f64(weight * factor),
-            basis,
-        });
+        deductions.push(deduction(&cfg, r, status, partial));
     }
     deductions.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.id.cmp(&b.id)));
     let deducted = Points(deductions.iter().map(|d| d.points.0).sum());
@@ -271,6 +243,41 @@ pub fn score(cat: &Catalogue, audit: &Audit) -> Score {
         scored_share: share,
         unscored,
         policy,
+    }
+}
+
+/// What a failing or partly failing check costs: its severity's points, times the fractions
+/// for partial, advisory and waived, with the reckoning spelt out.
+fn deduction(cfg: &ScoringConfig, r: &Row, status: Status, partial: bool) -> Deduction {
+    let c = r.check;
+    let weight = cfg.fail_points(&c.severity).unwrap_or(0.0);
+    let mut factor = 1.0;
+    let mut basis = format!(
+        "{} {}: {}",
+        c.severity,
+        status.as_str(),
+        Points::from_f64(weight)
+    );
+    if partial {
+        factor *= cfg.partial_fraction;
+        basis.push_str(&format!(" × {} (partial)", cfg.partial_fraction));
+    }
+    if c.adoption == Adoption::Advisory {
+        factor *= cfg.advisory_fraction;
+        basis.push_str(&format!(" × {} (advisory)", cfg.advisory_fraction));
+    }
+    if r.waiver.is_some() {
+        factor *= cfg.waived_fraction;
+        basis.push_str(&format!(" × {} (waived)", cfg.waived_fraction));
+    }
+    Deduction {
+        id: c.id.to_string(),
+        title: c.title.clone(),
+        severity: c.severity.to_string(),
+        adoption: c.adoption.as_str(),
+        status: status.as_str(),
+        points: Points::from_f64(weight * factor),
+        basis,
     }
 }
 

@@ -157,33 +157,7 @@ pub fn assess<'c>(
     problems: Vec<Diagnostic>,
     policy: Policy,
 ) -> Audit<'c> {
-    let mut rows = Vec::new();
-    for e in &app.entries {
-        let Some(check) = cat.check(&e.id) else {
-            continue;
-        };
-        let recorded = results.and_then(|r| r.recorded.get(&e.id)).cloned();
-        let rejected = results
-            .and_then(|r| r.rejected.get(&e.id))
-            .map(|r| r.reason.clone());
-        let status = match (e.status, &recorded, &rejected, results) {
-            (_, Some(r), _, _) => Some(r.status),
-            (_, None, Some(_), _) => Some(Status::Rejected),
-            (Gate::Applies, None, None, None) => Some(Status::Todo),
-            (Gate::Applies, None, None, Some(_)) => Some(Status::Missing),
-            _ => None,
-        };
-        let waiver = waivers.active(&e.id).cloned();
-        rows.push(Row {
-            check,
-            gate: e.status,
-            reason: e.reason.clone(),
-            status,
-            recorded,
-            rejected,
-            waiver,
-        });
-    }
+    let rows = rows(cat, app, results, &waivers);
     let rank = |id: &String| {
         let sev = cat.check(id).map(|c| c.severity.as_str()).unwrap_or("");
         (cat.config.severity_rank(sev), id.clone())
@@ -217,8 +191,86 @@ pub fn assess<'c>(
     let rejected = ids(&|r| r.status == Some(Status::Rejected));
     let undecided = ids(&|r| r.gate == Gate::Error);
 
+    let incomplete = incomplete(
+        results.is_some(),
+        [&todo[..], &missing, &rejected, &undecided],
+        &problems,
+    );
+    let verdict = if !blocking.is_empty() {
+        Verdict::NotProductionReady
+    } else if !incomplete.is_empty() {
+        Verdict::Incomplete
+    } else {
+        Verdict::ProductionReady
+    };
+    Audit {
+        policy,
+        planned: results.is_none(),
+        rows,
+        verdict,
+        blocking,
+        findings,
+        advisory,
+        would_have_blocked,
+        accepted,
+        waivers,
+        not_verified,
+        todo,
+        missing,
+        rejected,
+        undecided,
+        incomplete,
+        problems,
+    }
+}
+
+/// One row per check of the applicability: its gate, its result or why none counts, and an
+/// active waiver.
+fn rows<'c>(
+    cat: &'c Catalogue,
+    app: &Applicability,
+    results: Option<&Results>,
+    waivers: &Waivers,
+) -> Vec<Row<'c>> {
+    let mut rows = Vec::new();
+    for e in &app.entries {
+        let Some(check) = cat.check(&e.id) else {
+            continue;
+        };
+        let recorded = results.and_then(|r| r.recorded.get(&e.id)).cloned();
+        let rejected = results
+            .and_then(|r| r.rejected.get(&e.id))
+            .map(|r| r.reason.clone());
+        let status = match (e.status, &recorded, &rejected, results) {
+            (_, Some(r), _, _) => Some(r.status),
+            (_, None, Some(_), _) => Some(Status::Rejected),
+            (Gate::Applies, None, None, None) => Some(Status::Todo),
+            (Gate::Applies, None, None, Some(_)) => Some(Status::Missing),
+            _ => None,
+        };
+        let waiver = waivers.active(&e.id).cloned();
+        rows.push(Row {
+            check,
+            gate: e.status,
+            reason: e.reason.clone(),
+            status,
+            recorded,
+            rejected,
+            waiver,
+        });
+    }
+    rows
+}
+
+/// Why a verdict cannot be given yet: no results, checks still todo, missing, rejected or
+/// undecided, and input files with errors.
+fn incomplete(
+    has_results: bool,
+    [todo, missing, rejected, undecided]: [&[String]; 4],
+    problems: &[Diagnostic],
+) -> Vec<String> {
     let mut incomplete = Vec::new();
-    if results.is_none() {
+    if !has_results {
         incomplete.push(
             "no results file: this is the audit plan, nothing has been observed yet".to_string(),
         );
@@ -249,30 +301,5 @@ pub fn assess<'c>(
     for (f, n) in by_file {
         incomplete.push(format!("`{f}` has {n} error(s)"));
     }
-    let verdict = if !blocking.is_empty() {
-        Verdict::NotProductionReady
-    } else if !incomplete.is_empty() {
-        Verdict::Incomplete
-    } else {
-        Verdict::ProductionReady
-    };
-    Audit {
-        policy,
-        planned: results.is_none(),
-        rows,
-        verdict,
-        blocking,
-        findings,
-        advisory,
-        would_have_blocked,
-        accepted,
-        waivers,
-        not_verified,
-        todo,
-        missing,
-        rejected,
-        undecided,
-        incomplete,
-        problems,
-    }
+    incomplete
 }

@@ -85,121 +85,158 @@ pub fn read(cat: &Catalogue, file: &DataFile, diags: &mut Vec<Diagnostic>) -> Ve
     };
     let mut out: Vec<Waiver> = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let path = format!("waivers[{i}]");
-        let Json::Object(m) = item else {
-            diags.push(file.at(
-                &codes::WAIVER_INVALID,
-                &path,
-                format!(
-                    "waiver {} must be a mapping (check, reason, approved_by, date, until)",
-                    i + 1
-                ),
-            ));
-            continue;
+        let at = Item {
+            file,
+            path: format!("waivers[{i}]"),
+            n: i + 1,
         };
-        for (k, help) in super::unknown_keys(m, WAIVER_KEYS, codes::WAIVER_INVALID.help) {
-            diags.push(
-                file.at(
-                    &codes::WAIVER_INVALID,
-                    &format!("{path}.{k}"),
-                    format!("unknown key `{k}` in waiver {}", i + 1),
-                )
-                .help(help),
-            );
+        if let Some(w) = waiver(cat, &at, item, &out, diags) {
+            out.push(w);
         }
-        let text = |k: &str| -> Option<String> {
-            match m.get(k) {
-                Some(Json::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
-                Some(Json::Number(n)) => Some(n.to_string()),
-                _ => None,
-            }
-        };
-        let mut broken = false;
-        let mut field = |k: &str, diags: &mut Vec<Diagnostic>| -> String {
-            match text(k) {
-                Some(v) => v,
-                None => {
-                    broken = true;
-                    diags.push(file.at(
-                        &codes::WAIVER_INVALID,
-                        if m.contains_key(k) { format!("{path}.{k}") } else { path.clone() }
-                            .as_str(),
-                        format!("waiver {} has no `{k}`: a waiver names check, reason, approved_by, date and until", i + 1),
-                    ));
-                    String::new()
-                }
-            }
-        };
-        let check = field("check", diags);
-        let reason = field("reason", diags);
-        let approved_by = field("approved_by", diags);
-        let date = field("date", diags);
-        let until = field("until", diags);
-        for (k, v) in [("date", &date), ("until", &until)] {
-            if !v.is_empty() && !is_calendar_date(v) {
-                broken = true;
-                diags.push(file.at(
-                    &codes::WAIVER_INVALID,
-                    &format!("{path}.{k}"),
-                    format!(
-                        "`{k}` of waiver {} is `{v}`, not a day written YYYY-MM-DD",
-                        i + 1
-                    ),
-                ));
-            }
-        }
-        if !broken && until < date {
-            broken = true;
-            diags.push(file.at(
-                &codes::WAIVER_INVALID,
-                &format!("{path}.until"),
-                format!(
-                    "waiver {} for {check} ends ({until}) before it was approved ({date})",
-                    i + 1
-                ),
-            ));
-        }
-        if !check.is_empty() && cat.check(&check).is_none() {
-            broken = true;
-            let ids = cat.checks.iter().map(|c| c.id.as_str());
-            diags.push(
-                file.at(
-                    &codes::WAIVER_INVALID,
-                    &format!("{path}.check"),
-                    format!(
-                        "waiver {} names {check}, which is not a check of this catalogue",
-                        i + 1
-                    ),
-                )
-                .id(check.clone())
-                .help(did_you_mean(&check, ids, codes::WAIVER_INVALID.help)),
-            );
-        }
-        if !broken && out.iter().any(|w| w.check == check) {
-            broken = true;
-            diags.push(
-                file.at(
-                    &codes::WAIVER_INVALID,
-                    &format!("{path}.check"),
-                    format!("{check} has a second waiver; one check has one waiver"),
-                )
-                .id(check.clone()),
-            );
-        }
-        if broken {
-            continue;
-        }
-        out.push(Waiver {
-            line: file.line(&path),
-            file: file.shown.clone(),
-            check,
-            reason,
-            approved_by,
-            date,
-            until,
-        });
     }
     out
+}
+
+/// One item of `waivers:`: the file, its path (`waivers[0]`) and its number as a reader
+/// counts (1).
+struct Item<'a> {
+    file: &'a DataFile,
+    path: String,
+    n: usize,
+}
+
+impl Item<'_> {
+    /// A finding at one of the item's keys.
+    fn at_key(&self, key: &str, message: String) -> Diagnostic {
+        let path = format!("{}.{key}", self.path);
+        self.file.at(&codes::WAIVER_INVALID, &path, message)
+    }
+}
+
+/// One waiver, or `None` when it cannot be used (each reason reported); `taken` are the
+/// waivers read before it.
+fn waiver(
+    cat: &Catalogue,
+    at: &Item,
+    item: &Json,
+    taken: &[Waiver],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Waiver> {
+    let (file, path, n) = (at.file, &at.path, at.n);
+    let Json::Object(m) = item else {
+        diags.push(file.at(
+            &codes::WAIVER_INVALID,
+            path,
+            format!("waiver {n} must be a mapping (check, reason, approved_by, date, until)"),
+        ));
+        return None;
+    };
+    for (k, help) in super::unknown_keys(m, WAIVER_KEYS, codes::WAIVER_INVALID.help) {
+        let message = format!("unknown key `{k}` in waiver {n}");
+        diags.push(at.at_key(k, message).help(help));
+    }
+    let mut broken = false;
+    let [check, reason, approved_by, date, until] =
+        ["check", "reason", "approved_by", "date", "until"]
+            .map(|k| required_text(at, m, k, &mut broken, diags));
+    dates(at, &check, &date, &until, &mut broken, diags);
+    named_check(cat, at, &check, taken, &mut broken, diags);
+    if broken {
+        return None;
+    }
+    Some(Waiver {
+        line: file.line(path),
+        file: file.shown.clone(),
+        check,
+        reason,
+        approved_by,
+        date,
+        until,
+    })
+}
+
+/// A key every waiver has, as text; an absent or empty one breaks the waiver.
+fn required_text(
+    at: &Item,
+    m: &serde_json::Map<String, Json>,
+    k: &str,
+    broken: &mut bool,
+    diags: &mut Vec<Diagnostic>,
+) -> String {
+    match m.get(k) {
+        Some(Json::String(s)) if !s.trim().is_empty() => return s.trim().to_string(),
+        Some(Json::Number(n)) => return n.to_string(),
+        _ => {}
+    }
+    *broken = true;
+    let path = if m.contains_key(k) {
+        format!("{}.{k}", at.path)
+    } else {
+        at.path.clone()
+    };
+    diags.push(at.file.at(
+        &codes::WAIVER_INVALID,
+        &path,
+        format!(
+            "waiver {} has no `{k}`: a waiver names check, reason, approved_by, date and until",
+            at.n
+        ),
+    ));
+    String::new()
+}
+
+/// `date` and `until` are days (YYYY-MM-DD), and a waiver does not end before it was approved.
+fn dates(
+    at: &Item,
+    check: &str,
+    date: &str,
+    until: &str,
+    broken: &mut bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let n = at.n;
+    for (k, v) in [("date", date), ("until", until)] {
+        if !v.is_empty() && !is_calendar_date(v) {
+            *broken = true;
+            let message = format!("`{k}` of waiver {n} is `{v}`, not a day written YYYY-MM-DD");
+            diags.push(at.at_key(k, message));
+        }
+    }
+    if !*broken && until < date {
+        *broken = true;
+        let message =
+            format!("waiver {n} for {check} ends ({until}) before it was approved ({date})");
+        diags.push(at.at_key("until", message));
+    }
+}
+
+/// The waiver names a check of the catalogue, and no waiver before it names the same check.
+fn named_check(
+    cat: &Catalogue,
+    at: &Item,
+    check: &str,
+    taken: &[Waiver],
+    broken: &mut bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !check.is_empty() && cat.check(check).is_none() {
+        *broken = true;
+        let ids = cat.checks.iter().map(|c| c.id.as_str());
+        let message = format!(
+            "waiver {} names {check}, which is not a check of this catalogue",
+            at.n
+        );
+        diags.push(
+            at.at_key("check", message)
+                .id(check.to_string())
+                .help(did_you_mean(check, ids, codes::WAIVER_INVALID.help)),
+        );
+    }
+    if !*broken && taken.iter().any(|w| w.check == check) {
+        *broken = true;
+        let message = format!("{check} has a second waiver; one check has one waiver");
+        diags.push(at.at_key("check", message).id(check.to_string()));
+    }
 }
 
 /// Judge each waiver against the applicability, the results and the audit date; report

@@ -29,29 +29,19 @@ enum Column {
     },
 }
 
-/// The fields a tally can count by, with their vocabulary in the catalogue's order.
+/// The fields a tally can count by (those with a closed vocabulary, `model::fields`), with
+/// their vocabulary in the catalogue's order.
 fn vocabulary(cat: &Catalogue, field: &str) -> Option<Vec<String>> {
-    match field {
-        "severity" => Some(cat.config.severities()),
-        "adoption" => Some(
-            crate::model::Adoption::ALL
-                .iter()
-                .map(|a| a.as_str().to_string())
-                .collect(),
-        ),
-        "category" => Some(cat.categories.clone()),
-        "spec_baseline" => Some(cat.config.baselines().values),
-        _ => None,
-    }
+    let f = crate::model::fields::closed()
+        .into_iter()
+        .find(|f| f.key == field)?;
+    crate::model::fields::vocabulary(f.kind, cat)
 }
 
-fn field_of<'c>(c: &'c crate::model::Check, field: &str) -> &'c str {
-    match field {
-        "severity" => &c.severity,
-        "adoption" => c.adoption.as_str(),
-        "category" => &c.category,
-        _ => &c.spec_baseline,
-    }
+fn field_of(c: &crate::model::Check, field: &str) -> String {
+    crate::model::fields::field(field)
+        .map(|f| (f.value)(c).to_text())
+        .unwrap_or_default()
 }
 
 /// `text` with `$key` replaced by the key as a string literal.
@@ -144,7 +134,7 @@ impl Ctx<'_> {
                     vocabulary.iter().map(|v| (v.clone(), 0)).collect();
                 for id in selected {
                     if let Some(c) = self.cat.check(id) {
-                        *per.entry(field_of(c, field).to_string()).or_default() += 1;
+                        *per.entry(field_of(c, field)).or_default() += 1;
                     }
                 }
                 Ok(Value::Tally(

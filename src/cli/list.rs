@@ -3,52 +3,30 @@
 use super::args::{Cli, ListArgs};
 use super::common::{self, Failure};
 use super::formats::ListFormat;
-use crate::model::{Catalogue, Check};
+use crate::model::{fields, Catalogue, Check};
 use crate::render::{csv, diagnostics, text_table};
 use serde_json::json;
 
-pub const COLUMNS: &[&str] = &[
-    "id",
-    "category",
-    "severity",
-    "adoption",
-    "spec_baseline",
-    "evidence_required",
-    "applies_when",
-    "title",
-];
+/// The columns of the table and CSV: the fields the table of fields places as columns.
+pub fn columns() -> Vec<&'static str> {
+    fields::columns().iter().map(|f| f.key).collect()
+}
 
 /// A check's effective fields as JSON: what the engine uses after defaults, plus which
 /// values came from defaults.
 pub fn effective(c: &Check) -> serde_json::Value {
-    json!({
-        "id": c.id,
-        "title": c.title,
-        "category": c.category,
-        "severity": c.severity,
-        "applies_when": c.applies_when,
-        "spec_baseline": c.spec_baseline,
-        "adoption": c.adoption,
-        "evidence_required": c.evidence_required,
-        "pdf_ref": c.pdf_ref(),
-        "spec_ref": c.spec_ref(),
-        "extra": c.extra(),
-        "defaulted": c.defaulted(),
-        "file": c.file,
-    })
+    let mut v = fields::json(c);
+    v.insert("extra".into(), json!(c.extra()));
+    v.insert("defaulted".into(), json!(c.defaulted()));
+    v.insert("file".into(), json!(c.file));
+    serde_json::Value::Object(v)
 }
 
 fn row(c: &Check) -> Vec<String> {
-    vec![
-        c.id.to_string(),
-        c.category.to_string(),
-        c.severity.to_string(),
-        c.adoption.as_str().to_string(),
-        c.spec_baseline.to_string(),
-        c.evidence_required.to_string(),
-        c.applies_when.to_string(),
-        c.title.clone(),
-    ]
+    fields::columns()
+        .iter()
+        .map(|f| (f.value)(c).to_text())
+        .collect()
 }
 
 pub fn selected<'c>(
@@ -83,8 +61,8 @@ pub fn run(cli: &Cli, args: &ListArgs) -> Result<u8, Failure> {
             let v: Vec<_> = checks.iter().map(|c| effective(c)).collect();
             common::json_text(&v)?
         }
-        ListFormat::Csv => csv::render(COLUMNS, &rows),
-        ListFormat::Table => text_table::render(COLUMNS, &rows),
+        ListFormat::Csv => csv::render(&columns(), &rows),
+        ListFormat::Table => text_table::render(&columns(), &rows),
     };
     common::print(&text)?;
     Ok(super::EXIT_OK)

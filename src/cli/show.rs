@@ -5,6 +5,7 @@ use super::common::{self, Failure};
 use super::formats::TextFormat;
 use super::list::effective;
 use crate::graph::{EdgeKind, Graph, Link, Node, Successor};
+use crate::model::fields::{self, Kind};
 use crate::model::{Check, RefKind};
 use serde_json::json;
 
@@ -144,43 +145,21 @@ fn human(
     incoming: &[Link<'_>],
 ) -> String {
     let mut out = format!("{} — {}\n{}\n\n", c.id, c.title, c.file);
-    let defaulted = |f: &str| {
-        if c.defaulted().contains(&f) {
+    for f in fields::detail() {
+        let value = (f.value)(c);
+        if value.is_absent() {
+            continue;
+        }
+        let mut v = value.to_text();
+        if let (Kind::Baseline, Some(a)) = (f.kind, c.spec_baseline_alias()) {
+            v.push_str(&format!(" (written `{a}`)"));
+        }
+        let d = if c.defaulted().contains(&f.key) {
             " (default)"
         } else {
             ""
-        }
-    };
-    let fields = [
-        ("category", c.category.to_string(), ""),
-        ("severity", c.severity.to_string(), ""),
-        (
-            "adoption",
-            c.adoption.as_str().to_string(),
-            defaulted("adoption"),
-        ),
-        (
-            "spec_baseline",
-            match c.spec_baseline_alias() {
-                Some(a) => format!("{} (written `{a}`)", c.spec_baseline),
-                None => c.spec_baseline.to_string(),
-            },
-            defaulted("spec_baseline"),
-        ),
-        (
-            "evidence_required",
-            c.evidence_required.to_string(),
-            defaulted("evidence_required"),
-        ),
-        ("applies_when", c.applies_when.to_string(), ""),
-    ];
-    for (k, v, d) in fields {
-        out.push_str(&format!("  {k:<18} {v}{d}\n"));
-    }
-    for (k, v) in [("pdf_ref", c.pdf_ref()), ("spec_ref", c.spec_ref())] {
-        if let Some(v) = v {
-            out.push_str(&format!("  {k:<18} {v}\n"));
-        }
+        };
+        out.push_str(&format!("  {:<18} {v}{d}\n", f.key));
     }
     out.push_str("\nsections:\n");
     for s in &c.sections {

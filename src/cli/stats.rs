@@ -1,10 +1,11 @@
-//! `auditbook stats`: counts by category, severity, adoption and baseline, every vocabulary
+//! `auditbook stats`: counts by category, severity, adoption and spec_baseline, every vocabulary
 //! value present (zeros included) so a vanished value shows as 0, not as a missing line.
 
 use super::args::Cli;
 use super::common::{self, Failure};
 use super::formats::TextFormat;
-use crate::model::{Adoption, Catalogue};
+use crate::model::fields::{self, CheckField, Kind};
+use crate::model::Catalogue;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -13,24 +14,35 @@ pub struct Count {
     pub count: usize,
 }
 
-#[derive(Serialize)]
+/// Counts by every field with a closed vocabulary (`model::fields::closed`): category,
+/// severity, adoption, spec_baseline. In JSON each is `by_<key>`.
 pub struct Stats {
     pub checks: usize,
     pub categories: usize,
-    pub by_category: Vec<Count>,
-    pub by_severity: Vec<Count>,
-    pub by_adoption: Vec<Count>,
-    pub by_baseline: Vec<Count>,
+    pub by: Vec<(&'static CheckField, Vec<Count>)>,
+}
+
+impl Serialize for Stats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2 + self.by.len()))?;
+        m.serialize_entry("checks", &self.checks)?;
+        m.serialize_entry("categories", &self.categories)?;
+        for (f, counts) in &self.by {
+            m.serialize_entry(&format!("by_{}", f.key), counts)?;
+        }
+        m.end()
+    }
 }
 
 pub fn compute(cat: &Catalogue) -> Stats {
-    let count = |values: Vec<String>, f: &dyn Fn(&crate::model::Check) -> String| -> Vec<Count> {
+    let count = |values: Vec<String>, f: &CheckField| -> Vec<Count> {
         let mut out: Vec<Count> = values
             .into_iter()
             .map(|value| Count { value, count: 0 })
             .collect();
         for c in &cat.checks {
-            let v = f(c);
+            let v = (f.value)(c).to_text();
             match out.iter_mut().find(|x| x.value == v) {
                 Some(x) => x.count += 1,
                 // A value outside the vocabulary was already reported by lint; still count it.
@@ -39,22 +51,21 @@ pub fn compute(cat: &Catalogue) -> Stats {
         }
         out
     };
-    let by_category = count(cat.categories.clone(), &|c| c.category.to_string());
+    let by: Vec<(&CheckField, Vec<Count>)> = fields::closed()
+        .into_iter()
+        .map(|f| {
+            let values = fields::vocabulary(f.kind, cat).unwrap_or_default();
+            (f, count(values, f))
+        })
+        .collect();
+    let categories = by
+        .iter()
+        .find(|(f, _)| f.kind == Kind::Category)
+        .map_or(0, |(_, counts)| counts.len());
     Stats {
         checks: cat.checks.len(),
-        categories: by_category.len(),
-        by_category,
-        by_severity: count(cat.config.severities(), &|c| c.severity.to_string()),
-        by_adoption: count(
-            Adoption::ALL
-                .iter()
-                .map(|a| a.as_str().to_string())
-                .collect(),
-            &|c| c.adoption.as_str().to_string(),
-        ),
-        by_baseline: count(cat.config.baselines().values, &|c| {
-            c.spec_baseline.to_string()
-        }),
+        categories,
+        by,
     }
 }
 
@@ -66,12 +77,8 @@ fn human(cat: &Catalogue, s: &Stats) -> String {
         cat.name(),
         cat.config.version.as_deref().unwrap_or("unversioned")
     );
-    for (title, counts) in [
-        ("category", &s.by_category),
-        ("severity", &s.by_severity),
-        ("adoption", &s.by_adoption),
-        ("spec_baseline", &s.by_baseline),
-    ] {
+    for (f, counts) in &s.by {
+        let title = f.key;
         out.push_str(&format!("\nby {title}:\n"));
         let width = counts
             .iter()
@@ -79,7 +86,7 @@ fn human(cat: &Catalogue, s: &Stats) -> String {
             .max()
             .unwrap_or(0);
         for c in counts {
-            let name = if title == "category" {
+            let name = if f.kind == Kind::Category {
                 match cat.config.category_name(&c.value) {
                     Some(n) => format!("{:width$}  {:>4}  {n}", c.value, c.count),
                     None => format!("{:width$}  {:>4}", c.value, c.count),

@@ -1,27 +1,28 @@
-//! The schema of a check's frontmatter, from the loader's key lists (`load::check::REQUIRED`,
-//! `OPTIONAL`) and the catalogue's declared vocabularies, so it fits the catalogue it is
-//! generated for.
+//! The schema of a check's frontmatter, from the table of fields the loader reads
+//! (`model::fields::FIELDS`) and the catalogue's declared vocabularies, so it fits the
+//! catalogue it is generated for.
 
 use super::{one_of, DRAFT};
-use crate::load::check::{OPTIONAL, REQUIRED};
+use crate::model::fields::{CheckField, Kind, FIELDS, REQUIRED};
 use crate::model::{Adoption, Catalogue, Mode};
 use serde_json::{json, Map, Value};
 
-fn field(cat: &Catalogue, key: &str) -> Value {
+fn field(cat: &Catalogue, f: &CheckField) -> Value {
+    let doc = f.doc;
     let baselines = cat.config.baselines();
-    match key {
-        "id" => json!({
+    match f.kind {
+        Kind::Id => json!({
             "type": "string",
             "pattern": cat.config.id_pattern(),
-            "description": "The check's id; equal to the file name without `.md`, its prefix equal to `category`.",
+            "description": doc,
         }),
-        "title" => json!({
+        Kind::Title | Kind::Expression => json!({
             "type": "string",
             "minLength": 1,
             "pattern": "\\S",
-            "description": "What the check asks, in one line.",
+            "description": doc,
         }),
-        "category" => match cat.mode {
+        Kind::Category => match cat.mode {
             Mode::Declared => json!({
                 "enum": one_of(&cat.categories),
                 "description": category_help(cat),
@@ -29,20 +30,14 @@ fn field(cat: &Catalogue, key: &str) -> Value {
             Mode::Compatibility => json!({
                 "type": "string",
                 "minLength": 1,
-                "description": "The category prefix (no catalogue.yaml: any category is accepted).",
+                "description": format!("{doc} (no catalogue.yaml: any category is accepted)."),
             }),
         },
-        "severity" => json!({
+        Kind::Severity => json!({
             "enum": one_of(&cat.config.severities()),
-            "description": format!("How severe a failure is, most severe first: {}.", cat.config.severities().join(" > ")),
+            "description": format!("{doc}: {}.", cat.config.severities().join(" > ")),
         }),
-        "applies_when" => json!({
-            "type": "string",
-            "minLength": 1,
-            "pattern": "\\S",
-            "description": "When the check applies to a server profile: an expression such as `transport != \"stdio-only\"`, or `always`.",
-        }),
-        "spec_baseline" => {
+        Kind::Baseline => {
             let mut values = baselines.values.clone();
             values.extend(baselines.aliases.keys().cloned());
             let aliases: Vec<String> = baselines
@@ -54,39 +49,39 @@ fn field(cat: &Catalogue, key: &str) -> Value {
                 "enum": one_of(&values),
                 "default": baselines.default,
                 "description": format!(
-                    "The protocol revision the check is written for (default `{}`){}.",
+                    "{doc} (default `{}`){}.",
                     baselines.default,
                     if aliases.is_empty() { String::new() } else { format!("; {}", aliases.join(", ")) }
                 ),
             })
         }
-        "adoption" => {
+        Kind::Adoption => {
             let values: Vec<&str> = Adoption::ALL.iter().map(|a| a.as_str()).collect();
             json!({
                 "enum": one_of(&values),
-                "default": Adoption::Enforced.as_str(),
-                "description": "Whether a failure can block production readiness (`enforced`) or is reported by name only (`advisory`).",
+                "default": f.default,
+                "description": doc,
             })
         }
-        "evidence_required" => json!({
+        Kind::Count => json!({
             "type": "integer",
             "minimum": 0,
             "maximum": u32::MAX,
-            "default": 1,
-            "description": "How many observations a verdict on this check must carry.",
+            "default": f.default.and_then(|d| d.parse::<u32>().ok()),
+            "description": doc,
         }),
-        "pdf_ref" | "spec_ref" => json!({
+        Kind::Text => json!({
             "type": "string",
-            "description": "Provenance of the check.",
+            "description": doc,
         }),
-        "probe" => {
+        Kind::Probes => {
             let kinds: Vec<&str> = crate::model::probe::Kind::ALL
                 .iter()
                 .map(|k| k.as_str())
                 .collect();
             let kind = json!({"enum": kinds});
             json!({
-                "description": "Built-in probes that observe the check on a live server (`auditbook probe`).",
+                "description": doc,
                 "type": "array",
                 "items": {"anyOf": [
                     kind,
@@ -97,8 +92,6 @@ fn field(cat: &Catalogue, key: &str) -> Value {
                 ]},
             })
         }
-        // A key the loader knows but this schema does not describe yet: allowed, unconstrained.
-        _ => json!({}),
     }
 }
 
@@ -117,8 +110,8 @@ fn category_help(cat: &Catalogue) -> String {
 /// The frontmatter schema of this catalogue's check files.
 pub fn check(cat: &Catalogue) -> Value {
     let mut props = Map::new();
-    for key in REQUIRED.iter().chain(OPTIONAL) {
-        props.insert(key.to_string(), field(cat, key));
+    for f in FIELDS {
+        props.insert(f.key.to_string(), field(cat, f));
     }
     for extra in &cat.config.extra_fields {
         props.insert(

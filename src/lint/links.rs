@@ -133,11 +133,6 @@ impl<'c> Follow<'c> {
     }
 
     fn judge(&self, s: &Source<'_>, l: &LocalLink, which: Sources) -> Option<Diagnostic> {
-        let here = |code, msg: String| {
-            Diagnostic::new(code, msg)
-                .file(s.file)
-                .at(l.line as usize, l.column as usize)
-        };
         let (path, fragment) = match link_dest::resolve(&l.dest, s.file, &self.bases) {
             Dest::External => return None,
             Dest::SameFile { fragment } => (link_dest::lexical("", s.file), Some(fragment)),
@@ -165,84 +160,111 @@ impl<'c> Follow<'c> {
         if leads_to_check && fragment.is_none() {
             return None;
         }
-        let named = (!leads_to_check)
-            .then(|| {
-                self.rules
-                    .with(&self.cat.categories)
-                    .link_target(&l.dest, s.file)
-            })
-            .flatten();
-        let check = named.as_deref().and_then(|id| self.cat.check(id));
         let full = self.cat.root.join(&path);
         if !leads_to_check && !full.exists() {
-            if let Some(id) = named {
-                match check {
-                    // A dead or retired id is the graph's finding; a wrong path to a live
-                    // check in a document is AB621's.
-                    None => return None,
-                    Some(_) if which == Sources::Documents && !l.dest.contains("://") => {
-                        return None
-                    }
-                    Some(c) => {
-                        let want = relative(s.file, &c.file);
-                        return Some(
-                            here(
-                                &codes::LINK_TARGET_MISSING,
-                                format!(
-                                    "link to `{id}` is written `{}`, which leads to `{path}`: no such file (the check is `{}`)",
-                                    l.dest, c.file
-                                ),
-                            )
-                            .id(id.as_str())
-                            .help(format!("write `{want}`")),
-                        );
-                    }
-                }
-            }
-            return Some(
-                here(
-                    &codes::LINK_TARGET_MISSING,
-                    format!("link `{}` leads to `{path}`, which does not exist", l.dest),
-                )
-                .help(codes::LINK_TARGET_MISSING.help),
-            );
+            return self.missing_target(s, l, &path, which);
         }
         let fragment = fragment?;
         if !path.ends_with(".md") || !(leads_to_check || full.is_file()) {
             // Fragments into code or images are the host's business (`#L10`).
             return None;
         }
-        let cached = self.anchors.lock().ok().and_then(|c| c.get(&path).cloned());
-        let known = match cached {
-            Some(k) => k,
-            None => {
-                // Read outside the lock; two threads may read the same file once each.
-                let k = self.anchors_of(&path).map(Arc::new);
-                if let Ok(mut c) = self.anchors.lock() {
-                    c.insert(path.clone(), k.clone());
+        self.missing_fragment(s, l, &path, &fragment)
+    }
+
+    /// A link whose file does not exist: when it names a live check, the path the check is at.
+    fn missing_target(
+        &self,
+        s: &Source<'_>,
+        l: &LocalLink,
+        path: &str,
+        which: Sources,
+    ) -> Option<Diagnostic> {
+        let named = self
+            .rules
+            .with(&self.cat.categories)
+            .link_target(&l.dest, s.file);
+        if let Some(id) = named {
+            match self.cat.check(&id) {
+                // A dead or retired id is the graph's finding; a wrong path to a live
+                // check in a document is AB621's.
+                None => return None,
+                Some(_) if which == Sources::Documents && !l.dest.contains("://") => return None,
+                Some(c) => {
+                    let want = relative(s.file, &c.file);
+                    return Some(
+                        at(
+                            s,
+                            l,
+                            &codes::LINK_TARGET_MISSING,
+                            format!(
+                                "link to `{id}` is written `{}`, which leads to `{path}`: no such file (the check is `{}`)",
+                                l.dest, c.file
+                            ),
+                        )
+                        .id(id.as_str())
+                        .help(format!("write `{want}`")),
+                    );
                 }
-                k
             }
-        };
-        if anchors::answers(known.as_ref()?, &fragment) {
+        }
+        Some(
+            at(
+                s,
+                l,
+                &codes::LINK_TARGET_MISSING,
+                format!("link `{}` leads to `{path}`, which does not exist", l.dest),
+            )
+            .help(codes::LINK_TARGET_MISSING.help),
+        )
+    }
+
+    /// A link into a Markdown file to a heading or anchor it does not have.
+    fn missing_fragment(
+        &self,
+        s: &Source<'_>,
+        l: &LocalLink,
+        path: &str,
+        fragment: &str,
+    ) -> Option<Diagnostic> {
+        let known = self.known_anchors(path);
+        if anchors::answers(known.as_ref()?, fragment) {
             return None;
         }
-        let mut d = here(
+        let mut d = at(
+            s,
+            l,
             &codes::LINK_FRAGMENT_MISSING,
             format!(
                 "link `{}`: `{path}` has no heading or anchor `#{fragment}`",
                 l.dest
             ),
         );
-        if let Some(c) = self.cat.check_by_file(&path) {
+        if let Some(c) = self.cat.check_by_file(path) {
             d = d.id(c.id.as_str());
         }
         let help = known
             .as_ref()
-            .and_then(|k| crate::load::check::suggest(&fragment, k.iter().map(String::as_str)))
+            .and_then(|k| crate::load::check::suggest(fragment, k.iter().map(String::as_str)))
             .map(|s| format!("did you mean `#{s}`?"))
             .unwrap_or_else(|| codes::LINK_FRAGMENT_MISSING.help.into());
         Some(d.help(help))
+    }
+
+    /// The anchors of a file, read once per run.
+    fn known_anchors(&self, path: &str) -> Option<Arc<BTreeSet<String>>> {
+        let cached = self.anchors.lock().ok().and_then(|c| c.get(path).cloned());
+        match cached {
+            Some(k) => k,
+            None => {
+                // Read outside the lock; two threads may read the same file once each.
+                let k = self.anchors_of(path).map(Arc::new);
+                if let Ok(mut c) = self.anchors.lock() {
+                    c.insert(path.to_string(), k.clone());
+                }
+                k
+            }
+        }
     }
 
     /// The anchors of the Markdown file at `path` (root-relative): a check's body, a loaded
@@ -290,6 +312,13 @@ fn relative(from: &str, to: &str) -> String {
     let mut parts: Vec<&str> = f[common..].iter().map(|_| "..").collect();
     parts.extend(&t[common..]);
     parts.join("/")
+}
+
+/// A finding at a link.
+fn at(s: &Source<'_>, l: &LocalLink, code: &'static crate::diag::Code, msg: String) -> Diagnostic {
+    Diagnostic::new(code, msg)
+        .file(s.file)
+        .at(l.line as usize, l.column as usize)
 }
 
 #[cfg(test)]

@@ -51,8 +51,26 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
         Node::Rule(r) => format!("rule `{r}`"),
         _ => String::new(),
     };
-    match (l.to, l.kind) {
-        (Node::Retired(_), EdgeKind::Links) => {
+    match l.to {
+        Node::Retired(_) => to_retired(cat, graph, l, &here, &subject),
+        Node::Missing(_) => to_missing(cat, l, &here, &subject),
+        _ => None,
+    }
+}
+
+type At<'a> = dyn Fn(&'static crate::diag::Code, String) -> Diagnostic + 'a;
+
+/// A link, mention or rule mapping to a retired id, with its successor.
+fn to_retired(
+    cat: &Catalogue,
+    graph: &Graph,
+    l: &Link<'_>,
+    here: &At<'_>,
+    subject: &str,
+) -> Option<Diagnostic> {
+    let id = l.to.key();
+    match l.kind {
+        EdgeKind::Links => {
             let (phrase, succ) = successor_phrase(cat, graph, id);
             Some(
                 here(&codes::LINK_RETIRED, format!("link to `{id}`, {phrase}")).help(
@@ -61,7 +79,7 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
                 ),
             )
         }
-        (Node::Retired(_), EdgeKind::Mentions) => {
+        EdgeKind::Mentions => {
             let (phrase, _) = successor_phrase(cat, graph, id);
             let level = match cat
                 .config
@@ -82,7 +100,7 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
                 .help(codes::MENTION_RETIRED.help),
             )
         }
-        (Node::Retired(_), EdgeKind::Covers) => {
+        EdgeKind::Covers => {
             let (phrase, succ) = successor_phrase(cat, graph, id);
             Some(
                 here(
@@ -95,7 +113,15 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
                 ),
             )
         }
-        (Node::Missing(_), EdgeKind::Links) => Some(
+        _ => None,
+    }
+}
+
+/// A link, mention or rule mapping to an id that is neither a check nor retired.
+fn to_missing(cat: &Catalogue, l: &Link<'_>, here: &At<'_>, subject: &str) -> Option<Diagnostic> {
+    let id = l.to.key();
+    match l.kind {
+        EdgeKind::Links => Some(
             here(
                 &codes::LINK_UNKNOWN,
                 format!(
@@ -105,14 +131,14 @@ fn judge(cat: &Catalogue, graph: &Graph, l: &Link<'_>) -> Option<Diagnostic> {
             )
             .help(missing_help(id)),
         ),
-        (Node::Missing(_), EdgeKind::Mentions) => Some(
+        EdgeKind::Mentions => Some(
             here(
                 &codes::MENTION_UNKNOWN,
                 format!("mentions `{id}`, but no such check exists"),
             )
             .help(missing_help(id)),
         ),
-        (Node::Missing(_), EdgeKind::Covers) => Some(
+        EdgeKind::Covers => Some(
             here(
                 &codes::RULE_UNKNOWN_CHECK,
                 format!("{subject} maps to `{id}`, but no such check exists"),

@@ -1,8 +1,9 @@
 //! The retired ledger: burned numbers stay burned, successors are live, and every gap in a
 //! category's numbering is accounted for.
 
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{codes, Code, Diagnostic};
 use crate::graph::{config_line, Graph, Successor};
+use crate::model::config::RetiredDecl;
 use crate::model::{Catalogue, Mode};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,36 +23,7 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                 .line(line)
                 .id(r.id.clone())
         };
-        if !seen.insert(r.id.as_str()) {
-            out.push(
-                at(
-                    &codes::RETIRED_INVALID,
-                    format!("`{}` is retired twice", r.id),
-                )
-                .help("keep one entry per retired id"),
-            );
-        }
-        if !crate::model::date::is_calendar_date(&r.retired) {
-            out.push(
-                at(
-                    &codes::RETIRED_INVALID,
-                    format!(
-                        "retirement date `{}` is not a calendar day written YYYY-MM-DD",
-                        r.retired
-                    ),
-                )
-                .help(codes::RETIRED_INVALID.help),
-            );
-        }
-        if r.merged_into.is_some() && r.replaced_by.is_some() {
-            out.push(
-                at(
-                    &codes::RETIRED_INVALID,
-                    format!("`{}` names both merged_into and replaced_by", r.id),
-                )
-                .help(codes::RETIRED_INVALID.help),
-            );
-        }
+        entry(r, &mut seen, &at, &mut out);
         if let Some(c) = cat.check(&r.id) {
             out.push(
                 Diagnostic::new(
@@ -68,38 +40,88 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
             );
             continue;
         }
-        let Some(first) = r.merged_into.as_deref().or(r.replaced_by.as_deref()) else {
-            continue;
-        };
-        if cat.retired(first).is_some() && cat.check(first).is_none() {
-            out.push(
-                at(
-                    &codes::SUCCESSOR_RETIRED,
-                    format!("`{}` points at `{first}`, which is itself retired", r.id),
-                )
-                .help(codes::SUCCESSOR_RETIRED.help),
-            );
-        }
-        match graph.successor(&r.id) {
-            Successor::Dangling(m) => out.push(
-                at(
-                    &codes::SUCCESSOR_UNKNOWN,
-                    format!("`{}`'s successor `{m}` is not a check", r.id),
-                )
-                .help(codes::SUCCESSOR_UNKNOWN.help),
-            ),
-            Successor::Cycle(ids) => out.push(
-                at(
-                    &codes::RETIRED_CYCLE,
-                    format!("retired ids point at each other: {}", ids.join(" → ")),
-                )
-                .help(codes::RETIRED_CYCLE.help),
-            ),
-            Successor::Live(_) | Successor::None => {}
-        }
+        successor(cat, graph, r, &at, &mut out);
     }
     out.extend(gaps(cat));
     out
+}
+
+/// A retired entry is recorded once, on a calendar day, with at most one successor.
+fn entry<'r>(
+    r: &'r RetiredDecl,
+    seen: &mut BTreeSet<&'r str>,
+    at: &dyn Fn(&'static Code, String) -> Diagnostic,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !seen.insert(r.id.as_str()) {
+        out.push(
+            at(
+                &codes::RETIRED_INVALID,
+                format!("`{}` is retired twice", r.id),
+            )
+            .help("keep one entry per retired id"),
+        );
+    }
+    if !crate::model::date::is_calendar_date(&r.retired) {
+        out.push(
+            at(
+                &codes::RETIRED_INVALID,
+                format!(
+                    "retirement date `{}` is not a calendar day written YYYY-MM-DD",
+                    r.retired
+                ),
+            )
+            .help(codes::RETIRED_INVALID.help),
+        );
+    }
+    if r.merged_into.is_some() && r.replaced_by.is_some() {
+        out.push(
+            at(
+                &codes::RETIRED_INVALID,
+                format!("`{}` names both merged_into and replaced_by", r.id),
+            )
+            .help(codes::RETIRED_INVALID.help),
+        );
+    }
+}
+
+/// A retired id's successor is not itself retired, exists, and its chain ends.
+fn successor(
+    cat: &Catalogue,
+    graph: &Graph,
+    r: &RetiredDecl,
+    at: &dyn Fn(&'static Code, String) -> Diagnostic,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(first) = r.merged_into.as_deref().or(r.replaced_by.as_deref()) else {
+        return;
+    };
+    if cat.retired(first).is_some() && cat.check(first).is_none() {
+        out.push(
+            at(
+                &codes::SUCCESSOR_RETIRED,
+                format!("`{}` points at `{first}`, which is itself retired", r.id),
+            )
+            .help(codes::SUCCESSOR_RETIRED.help),
+        );
+    }
+    match graph.successor(&r.id) {
+        Successor::Dangling(m) => out.push(
+            at(
+                &codes::SUCCESSOR_UNKNOWN,
+                format!("`{}`'s successor `{m}` is not a check", r.id),
+            )
+            .help(codes::SUCCESSOR_UNKNOWN.help),
+        ),
+        Successor::Cycle(ids) => out.push(
+            at(
+                &codes::RETIRED_CYCLE,
+                format!("retired ids point at each other: {}", ids.join(" → ")),
+            )
+            .help(codes::RETIRED_CYCLE.help),
+        ),
+        Successor::Live(_) | Successor::None => {}
+    }
 }
 
 /// Numbers 1..max of each category that are neither a check nor retired.

@@ -3,7 +3,7 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::graph::Graph;
-use crate::model::{Adoption, Catalogue, Coverage, RuleOrigin};
+use crate::model::{Adoption, Catalogue, Coverage, Rule, RuleOrigin};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -19,102 +19,120 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                 .line(origin.line())
                 .id(rule.id.clone())
         };
-        let checks = rule.checks();
-        match (checks.is_empty(), rule.coverage) {
-            (true, Some(Coverage::None)) => {}
-            (true, _) => out.push(
+        out.extend(mapping(cat, rule, at));
+        sources_agree(rule, &mut out);
+        id_is_file_name(rule, &mut out);
+    }
+    out.extend(coverage(cat, graph));
+    out
+}
+
+/// A rule maps to checks or declares its gap (and not both); a rule only advisory checks
+/// enforce is named.
+fn mapping(
+    cat: &Catalogue,
+    rule: &Rule,
+    at: impl Fn(&'static crate::diag::Code, String) -> Diagnostic,
+) -> Option<Diagnostic> {
+    let checks = rule.checks();
+    match (checks.is_empty(), rule.coverage) {
+        (true, Some(Coverage::None)) => None,
+        (true, _) => Some(
+            at(
+                &codes::RULE_WITHOUT_CHECKS,
+                format!("rule `{}` maps to no checks", rule.id),
+            )
+            .help(codes::RULE_WITHOUT_CHECKS.help),
+        ),
+        (false, Some(Coverage::None)) => Some(
+            at(
+                &codes::GAP_WITH_CHECKS,
+                format!(
+                    "rule `{}` declares coverage: none but maps to {}",
+                    rule.id,
+                    checks.join(", ")
+                ),
+            )
+            .help(codes::GAP_WITH_CHECKS.help),
+        ),
+        (false, _) => {
+            let live: Vec<_> = checks.iter().filter_map(|id| cat.check(id)).collect();
+            let advisory_only =
+                live.len() == checks.len() && live.iter().all(|c| c.adoption == Adoption::Advisory);
+            advisory_only.then(|| {
                 at(
-                    &codes::RULE_WITHOUT_CHECKS,
-                    format!("rule `{}` maps to no checks", rule.id),
-                )
-                .help(codes::RULE_WITHOUT_CHECKS.help),
-            ),
-            (false, Some(Coverage::None)) => out.push(
-                at(
-                    &codes::GAP_WITH_CHECKS,
+                    &codes::ADVISORY_ONLY,
                     format!(
-                        "rule `{}` declares coverage: none but maps to {}",
+                        "rule `{}` is enforced only by advisory checks ({}): it cannot block a release",
                         rule.id,
                         checks.join(", ")
                     ),
                 )
-                .help(codes::GAP_WITH_CHECKS.help),
-            ),
-            (false, _) => {
-                let live: Vec<_> = checks.iter().filter_map(|id| cat.check(id)).collect();
-                if live.len() == checks.len()
-                    && live.iter().all(|c| c.adoption == Adoption::Advisory)
-                {
-                    out.push(
-                        at(
-                            &codes::ADVISORY_ONLY,
-                            format!(
-                                "rule `{}` is enforced only by advisory checks ({}): it cannot block a release",
-                                rule.id,
-                                checks.join(", ")
-                            ),
-                        )
-                        .help(codes::ADVISORY_ONLY.help),
-                    );
-                }
-            }
+                .help(codes::ADVISORY_ONLY.help)
+            })
         }
-        let sets: Vec<(&RuleOrigin, BTreeSet<&str>)> = rule
-            .mappings
+    }
+}
+
+/// A rule with a file and a table row maps the same checks in both.
+fn sources_agree(rule: &Rule, out: &mut Vec<Diagnostic>) {
+    let sets: Vec<(&RuleOrigin, BTreeSet<&str>)> = rule
+        .mappings
+        .iter()
+        .map(|m| (&m.origin, m.checks.iter().map(String::as_str).collect()))
+        .collect();
+    let file_set = sets
+        .iter()
+        .find(|(o, _)| matches!(o, RuleOrigin::File { .. }));
+    if let Some((_, fs)) = file_set {
+        for (o, ts) in sets
             .iter()
-            .map(|m| (&m.origin, m.checks.iter().map(String::as_str).collect()))
-            .collect();
-        let file_set = sets
-            .iter()
-            .find(|(o, _)| matches!(o, RuleOrigin::File { .. }));
-        if let Some((_, fs)) = file_set {
-            for (o, ts) in sets
-                .iter()
-                .filter(|(o, _)| matches!(o, RuleOrigin::Table { .. }))
-            {
-                if ts != fs {
-                    let only_table: Vec<&str> = ts.difference(fs).copied().collect();
-                    let only_file: Vec<&str> = fs.difference(ts).copied().collect();
-                    out.push(
-                        Diagnostic::new(
-                            &codes::RULE_SOURCES_DISAGREE,
-                            format!(
-                                "rule `{}`: the table links [{}] that the rule file does not map, and the rule file maps [{}] that the table does not link",
-                                rule.id,
-                                only_table.join(", "),
-                                only_file.join(", ")
-                            ),
-                        )
-                        .file(o.file().to_string())
-                        .line(o.line())
-                        .id(rule.id.clone())
-                        .help(codes::RULE_SOURCES_DISAGREE.help),
-                    );
-                }
-            }
-        }
-        for m in &rule.mappings {
-            if let RuleOrigin::File { file, .. } = &m.origin {
-                let stem = Path::new(file)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned());
-                if stem.as_deref() != Some(rule.id.as_str()) {
-                    out.push(
-                        Diagnostic::new(
-                            &codes::RULE_ID_FILE,
-                            format!("rule id is `{}` but the file is `{}`", rule.id, file),
-                        )
-                        .file(file.clone())
-                        .line(2)
-                        .id(rule.id.clone())
-                        .help(codes::RULE_ID_FILE.help),
-                    );
-                }
+            .filter(|(o, _)| matches!(o, RuleOrigin::Table { .. }))
+        {
+            if ts != fs {
+                let only_table: Vec<&str> = ts.difference(fs).copied().collect();
+                let only_file: Vec<&str> = fs.difference(ts).copied().collect();
+                out.push(
+                    Diagnostic::new(
+                        &codes::RULE_SOURCES_DISAGREE,
+                        format!(
+                            "rule `{}`: the table links [{}] that the rule file does not map, and the rule file maps [{}] that the table does not link",
+                            rule.id,
+                            only_table.join(", "),
+                            only_file.join(", ")
+                        ),
+                    )
+                    .file(o.file().to_string())
+                    .line(o.line())
+                    .id(rule.id.clone())
+                    .help(codes::RULE_SOURCES_DISAGREE.help),
+                );
             }
         }
     }
-    out.extend(coverage(cat, graph));
-    out
+}
+
+/// A rule file is named after its rule.
+fn id_is_file_name(rule: &Rule, out: &mut Vec<Diagnostic>) {
+    for m in &rule.mappings {
+        if let RuleOrigin::File { file, .. } = &m.origin {
+            let stem = Path::new(file)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned());
+            if stem.as_deref() != Some(rule.id.as_str()) {
+                out.push(
+                    Diagnostic::new(
+                        &codes::RULE_ID_FILE,
+                        format!("rule id is `{}` but the file is `{}`", rule.id, file),
+                    )
+                    .file(file.clone())
+                    .line(2)
+                    .id(rule.id.clone())
+                    .help(codes::RULE_ID_FILE.help),
+                );
+            }
+        }
+    }
 }
 
 /// Checks `require_coverage` selects that no rule covers.

@@ -125,7 +125,8 @@ fn collect(expr: &Expr, uses: &mut BTreeMap<String, Uses>) {
     while let Some(e) = stack.pop() {
         match &e.kind {
             ExprKind::Or(c) | ExprKind::And(c) => stack.extend(c.iter()),
-            ExprKind::Always | ExprKind::Bool(_) => {}
+            // A named set holds check ids, never profile values.
+            ExprKind::Always | ExprKind::Bool(_) | ExprKind::InSet { .. } => {}
             ExprKind::Includes { path, value } => {
                 let u = uses.entry(path.dotted()).or_default();
                 u.literals.insert(value.value.clone());

@@ -5,16 +5,14 @@
 use super::frontmatter::{self, describe, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::model::check::FIELD_KEYS;
 use crate::model::config::BaselineConfig;
 use crate::model::{Adoption, Check, Criterion, Section, Source};
 use compact_str::CompactString;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 
-// The format's keys, required first; `FIELD_KEYS` (which stores a line for each) owns the list.
-pub const REQUIRED: &[&str] = FIELD_KEYS.split_at(5).0;
-pub const OPTIONAL: &[&str] = FIELD_KEYS.split_at(5).1;
+// The format's keys, required first; `model::fields::FIELDS` owns the list.
+pub use crate::model::fields::{OPTIONAL, REQUIRED};
 pub const PASS_CRITERIA: &str = "Pass Criteria";
 
 /// What typing a check needs to know about the catalogue.

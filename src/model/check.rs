@@ -200,24 +200,12 @@ impl Rare {
 static NO_EXTRA: BTreeMap<String, serde_json::Value> = BTreeMap::new();
 
 /// The format's own frontmatter keys, in the order `FieldLines` stores them.
-pub const FIELD_KEYS: [&str; 11] = [
-    "id",
-    "title",
-    "category",
-    "severity",
-    "applies_when",
-    "spec_baseline",
-    "adoption",
-    "evidence_required",
-    "pdf_ref",
-    "spec_ref",
-    "probe",
-];
+pub use super::fields::KEYS as FIELD_KEYS;
 
 /// 1-based line of each key in `FIELD_KEYS` (0: not in the file). A fixed array rather than a
 /// map: a large catalogue holds one per check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FieldLines([u32; 11]);
+pub struct FieldLines([u32; super::fields::COUNT]);
 
 impl FieldLines {
     pub fn set(&mut self, key: &str, line: usize) {

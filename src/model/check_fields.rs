@@ -1,33 +1,22 @@
 //! Checks as records for the expression language: `list --where`, claims and
 //! `require_coverage` select checks with the same expressions profiles are matched with.
 
-use super::{Catalogue, Check};
+use super::{fields, Catalogue, Check};
 use crate::dsl::{Env, FieldSpec, FieldType, Schema, Value};
 use std::collections::BTreeMap;
 
-/// The typed fields of a check, closed where the catalogue declares the vocabulary.
+/// The typed fields of a check (every exposed field of `fields::FIELDS`), closed where the
+/// catalogue declares the vocabulary.
 pub fn schema(cat: &Catalogue) -> Schema {
-    let open = |ty: FieldType| FieldSpec { ty, values: None };
-    let closed = |values: Vec<String>| FieldSpec {
-        ty: FieldType::String,
-        values: Some(values),
-    };
-    let baselines = cat.config.baselines();
-    let fields = BTreeMap::from([
-        ("id".to_string(), open(FieldType::String)),
-        ("title".to_string(), open(FieldType::String)),
-        ("category".to_string(), closed(cat.categories.clone())),
-        ("severity".to_string(), closed(cat.config.severities())),
-        (
-            "adoption".to_string(),
-            closed(vec!["enforced".into(), "advisory".into()]),
-        ),
-        ("spec_baseline".to_string(), closed(baselines.values)),
-        ("applies_when".to_string(), open(FieldType::String)),
-        ("evidence_required".to_string(), open(FieldType::String)),
-        ("pdf_ref".to_string(), open(FieldType::String)),
-        ("spec_ref".to_string(), open(FieldType::String)),
-    ]);
+    let fields = fields::exposed()
+        .map(|f| {
+            let spec = FieldSpec {
+                ty: FieldType::String,
+                values: fields::vocabulary(f.kind, cat),
+            };
+            (f.key.to_string(), spec)
+        })
+        .collect::<BTreeMap<_, _>>();
     Schema {
         fields,
         baseline_field: None,
@@ -42,21 +31,8 @@ pub struct CheckEnv<'c>(pub &'c Check, pub &'c BTreeMap<String, Vec<String>>);
 
 impl Env for CheckEnv<'_> {
     fn get(&self, path: &str) -> Option<Value> {
-        let c = self.0;
-        let s = |v: &str| Some(Value::Str(v.to_string()));
-        match path {
-            "id" => s(&c.id),
-            "title" => s(&c.title),
-            "category" => s(&c.category),
-            "severity" => s(&c.severity),
-            "adoption" => s(c.adoption.as_str()),
-            "spec_baseline" => s(&c.spec_baseline),
-            "applies_when" => s(&c.applies_when),
-            "evidence_required" => Some(Value::Str(c.evidence_required.to_string())),
-            "pdf_ref" => s(c.pdf_ref().unwrap_or("")),
-            "spec_ref" => s(c.spec_ref().unwrap_or("")),
-            _ => None,
-        }
+        let f = fields::field(path).filter(|f| f.exposed)?;
+        Some(Value::Str((f.value)(self.0).to_text()))
     }
 
     fn set(&self, name: &str) -> Option<&[String]> {

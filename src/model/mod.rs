@@ -7,6 +7,7 @@ pub mod check_text;
 pub mod config;
 pub mod date;
 pub mod document;
+pub mod fields;
 pub mod outline;
 pub mod probe;
 pub mod reference;

@@ -6,6 +6,7 @@
 use super::tables;
 use super::templates::Templates;
 use crate::graph::{EdgeKind, Graph, Link, Node, Successor};
+use crate::model::fields::{self, FieldValue, Kind};
 use crate::model::{Catalogue, Check};
 use crate::text::html_markdown::{self, Links};
 use serde_json::{json, Value};
@@ -153,19 +154,16 @@ fn site_context(cat: &Catalogue) -> Value {
     })
 }
 
+/// A check as the index and its page show it: every field under its format key, and the
+/// names the site adds (its page, its category's name).
 fn check_row(cat: &Catalogue, c: &Check) -> Value {
-    json!({
-        "id": c.id,
-        "page": page_name(&c.id),
-        "title": c.title,
-        "category": c.category,
-        "category_name": cat.config.category_name(&c.category).unwrap_or(&c.category),
-        "severity": c.severity,
-        "adoption": c.adoption.as_str(),
-        "baseline": c.spec_baseline,
-        "applies_when": c.applies_when,
-        "evidence_required": c.evidence_required,
-    })
+    let mut row = fields::json(c);
+    row.insert("page".into(), json!(page_name(&c.id)));
+    row.insert(
+        "category_name".into(),
+        json!(cat.config.category_name(&c.category).unwrap_or(&c.category)),
+    );
+    Value::Object(row)
 }
 
 /// The text before the first section, without the `# ID — title` heading the page shows itself.
@@ -264,18 +262,23 @@ fn check_page(
             })
         })
         .collect();
-    let mut fields = vec![
-        json!({"name": "category", "value": format!("{} — {}", c.category, cat.config.category_name(&c.category).unwrap_or(&c.category))}),
-        json!({"name": "severity", "value": c.severity}),
-        json!({"name": "adoption", "value": c.adoption.as_str()}),
-        json!({"name": "spec_baseline", "value": c.spec_baseline}),
-        json!({"name": "evidence_required", "value": c.evidence_required.to_string()}),
-    ];
-    for (name, v) in [("pdf_ref", c.pdf_ref()), ("spec_ref", c.spec_ref())] {
-        if let Some(v) = v {
-            fields.push(json!({"name": name, "value": v}));
-        }
-    }
+    // The expression has a block of its own on the page.
+    let mut fields: Vec<Value> = fields::detail()
+        .into_iter()
+        .filter(|f| f.kind != Kind::Expression)
+        .filter_map(|f| {
+            let value = match ((f.value)(c), f.kind) {
+                (FieldValue::Absent, _) => return None,
+                (_, Kind::Category) => format!(
+                    "{} — {}",
+                    c.category,
+                    cat.config.category_name(&c.category).unwrap_or(&c.category)
+                ),
+                (v, _) => v.to_text(),
+            };
+            Some(json!({"name": f.key, "value": value}))
+        })
+        .collect();
     for (name, v) in c.extra() {
         let value = match v {
             Value::String(s) => s.clone(),
@@ -344,38 +347,28 @@ fn index_page(cat: &Catalogue) -> Value {
     let used = |f: &dyn Fn(&Check) -> String| -> BTreeSet<String> {
         checks.iter().map(|c| f(c)).collect()
     };
-    let categories: Vec<Value> = cat
-        .categories
-        .iter()
-        .map(|p| {
-            json!({
-                "value": p,
-                "label": format!("{p} — {}", cat.config.category_name(p).unwrap_or(p)),
-                "count": checks.iter().filter(|c| c.category == p).count(),
-            })
+    // One filter per field with a closed vocabulary: its declared values, then any other
+    // value a check has, each with how many checks have it.
+    let filters: Vec<Value> = fields::closed()
+        .into_iter()
+        .map(|f| {
+            let of = |c: &Check| (f.value)(c).to_text();
+            let declared = fields::vocabulary(f.kind, cat).unwrap_or_default();
+            let options: Vec<Value> = vocabulary(declared.into_iter().chain(used(&of)))
+                .into_iter()
+                .map(|v| {
+                    let label = match f.kind {
+                        Kind::Category => {
+                            format!("{v} — {}", cat.config.category_name(&v).unwrap_or(&v))
+                        }
+                        _ => v.clone(),
+                    };
+                    let count = checks.iter().filter(|c| of(c) == v).count();
+                    json!({"value": v, "label": label, "count": count})
+                })
+                .collect();
+            json!({"name": f.key, "label": f.label, "options": options})
         })
-        .collect();
-    let with_counts = |values: Vec<String>, f: &dyn Fn(&Check) -> String| -> Vec<Value> {
-        values
-            .into_iter()
-            .map(|v| {
-                let n = checks.iter().filter(|c| f(c) == v).count();
-                json!({"value": v, "label": v, "count": n})
-            })
-            .collect()
-    };
-    let sev_used = used(&|c| c.severity.to_string());
-    let severities = vocabulary(cat.config.severities().into_iter().chain(sev_used));
-    let baselines = vocabulary(
-        cat.config
-            .baselines()
-            .values
-            .into_iter()
-            .chain(used(&|c| c.spec_baseline.to_string())),
-    );
-    let adoptions: Vec<String> = crate::model::Adoption::ALL
-        .iter()
-        .map(|a| a.as_str().to_string())
         .collect();
     let mut retired: Vec<Value> = cat
         .config
@@ -389,12 +382,7 @@ fn index_page(cat: &Catalogue) -> Value {
         "site": site_context(cat),
         "root": "",
         "checks": checks.iter().map(|c| check_row(cat, c)).collect::<Vec<_>>(),
-        "filters": [
-            {"name": "category", "label": "Category", "options": categories},
-            {"name": "severity", "label": "Severity", "options": with_counts(severities, &|c| c.severity.to_string())},
-            {"name": "adoption", "label": "Adoption", "options": with_counts(adoptions, &|c| c.adoption.as_str().to_string())},
-            {"name": "baseline", "label": "Baseline", "options": with_counts(baselines, &|c| c.spec_baseline.to_string())},
-        ],
+        "filters": filters,
         "retired": retired,
         "rules": cat.rules.len(),
         "search_index": script_json(&search_index(cat)),

@@ -72,88 +72,20 @@ fn selected<'c>(cat: &'c Catalogue, args: &Args) -> Result<Vec<&'c Check>, Strin
     Ok(checks)
 }
 
+/// A check in a table: every field under its format key (`model::fields`), and its file.
 fn check_row(c: &Check) -> Value {
-    json!({
-        "id": c.id,
-        "title": c.title,
-        "category": c.category,
-        "severity": c.severity,
-        "adoption": c.adoption,
-        "spec_baseline": c.spec_baseline,
-        "applies_when": c.applies_when,
-        "evidence_required": c.evidence_required,
-        "file": c.file,
-    })
+    let mut row = crate::model::fields::json(c);
+    row.insert("file".into(), json!(c.file));
+    Value::Object(row)
 }
 
 /// The data behind a named table.
 pub fn data(cat: &Catalogue, name: &str, args: &Args) -> Result<Value, String> {
     let checks = selected(cat, args)?;
     let rows = match name {
-        "rules-table" => {
-            let rules: Vec<Value> = cat
-                .rules
-                .iter()
-                .filter(|r| {
-                    // With a narrowing argument, show the rules that touch a selected check.
-                    !(args.contains_key("category") || args.contains_key("where"))
-                        || r.checks().iter().any(|id| checks.iter().any(|c| c.id == *id))
-                })
-                .map(|r| {
-                    let mapped: Vec<Value> = r
-                        .checks()
-                        .into_iter()
-                        .map(|id| match cat.check(id) {
-                            Some(c) => json!({"id": id, "exists": true, "retired": false, "severity": c.severity, "adoption": c.adoption, "title": c.title}),
-                            None => json!({"id": id, "exists": false, "retired": cat.retired(id).is_some(), "severity": null, "adoption": null, "title": null}),
-                        })
-                        .collect();
-                    json!({
-                        "id": r.id,
-                        "title": r.title,
-                        "coverage": r.coverage.map(|c| c.as_str()),
-                        "gap": mapped.is_empty(),
-                        "checks": mapped,
-                    })
-                })
-                .collect();
-            json!(rules)
-        }
-        "category-counts" => {
-            let rows: Vec<Value> = cat
-                .categories
-                .iter()
-                .filter(|p| args.get("category").is_none_or(|c| c == *p))
-                .map(|p| {
-                    let of: Vec<&&Check> = checks.iter().filter(|c| c.category == p).collect();
-                    json!({
-                        "prefix": p,
-                        "name": cat.config.category_name(p).unwrap_or(p),
-                        "count": of.len(),
-                        "enforced": of.iter().filter(|c| c.adoption == Adoption::Enforced).count(),
-                        "advisory": of.iter().filter(|c| c.adoption == Adoption::Advisory).count(),
-                    })
-                })
-                .collect();
-            json!(rows)
-        }
-        "severity-counts" => {
-            let rows: Vec<Value> = cat
-                .config
-                .severities()
-                .into_iter()
-                .map(|s| {
-                    let of: Vec<&&Check> = checks.iter().filter(|c| c.severity == s).collect();
-                    json!({
-                        "severity": s,
-                        "count": of.len(),
-                        "enforced": of.iter().filter(|c| c.adoption == Adoption::Enforced).count(),
-                        "advisory": of.iter().filter(|c| c.adoption == Adoption::Advisory).count(),
-                    })
-                })
-                .collect();
-            json!(rows)
-        }
+        "rules-table" => rules_rows(cat, &checks, args),
+        "category-counts" => category_counts(cat, &checks, args),
+        "severity-counts" => severity_counts(cat, &checks),
         "advisory-list" => json!(checks
             .iter()
             .filter(|c| c.adoption == Adoption::Advisory)
@@ -170,6 +102,76 @@ pub fn data(cat: &Catalogue, name: &str, args: &Args) -> Result<Value, String> {
         "total": checks.len(),
         "rows": rows,
     }))
+}
+
+/// The rules and the checks each maps to; with a narrowing argument, only the rules that touch
+/// a selected check.
+fn rules_rows(cat: &Catalogue, checks: &[&Check], args: &Args) -> Value {
+    let rules: Vec<Value> = cat
+        .rules
+        .iter()
+        .filter(|r| {
+            !(args.contains_key("category") || args.contains_key("where"))
+                || r.checks().iter().any(|id| checks.iter().any(|c| c.id == *id))
+        })
+        .map(|r| {
+            let mapped: Vec<Value> = r
+                .checks()
+                .into_iter()
+                .map(|id| match cat.check(id) {
+                    Some(c) => json!({"id": id, "exists": true, "retired": false, "severity": c.severity, "adoption": c.adoption, "title": c.title}),
+                    None => json!({"id": id, "exists": false, "retired": cat.retired(id).is_some(), "severity": null, "adoption": null, "title": null}),
+                })
+                .collect();
+            json!({
+                "id": r.id,
+                "title": r.title,
+                "coverage": r.coverage.map(|c| c.as_str()),
+                "gap": mapped.is_empty(),
+                "checks": mapped,
+            })
+        })
+        .collect();
+    json!(rules)
+}
+
+/// How many of the selected checks each category has, enforced and advisory.
+fn category_counts(cat: &Catalogue, checks: &[&Check], args: &Args) -> Value {
+    let rows: Vec<Value> = cat
+        .categories
+        .iter()
+        .filter(|p| args.get("category").is_none_or(|c| c == *p))
+        .map(|p| {
+            let of: Vec<&&Check> = checks.iter().filter(|c| c.category == p).collect();
+            json!({
+                "prefix": p,
+                "name": cat.config.category_name(p).unwrap_or(p),
+                "count": of.len(),
+                "enforced": of.iter().filter(|c| c.adoption == Adoption::Enforced).count(),
+                "advisory": of.iter().filter(|c| c.adoption == Adoption::Advisory).count(),
+            })
+        })
+        .collect();
+    json!(rows)
+}
+
+/// How many of the selected checks each severity has, enforced and advisory.
+fn severity_counts(cat: &Catalogue, checks: &[&Check]) -> Value {
+    let rows: Vec<Value> = cat
+        .config
+        .severities()
+        .into_iter()
+        .map(|s| {
+            let of: Vec<&&Check> = checks.iter().filter(|c| c.severity == s).collect();
+            json!({
+                "severity": s,
+                "count": of.len(),
+                "enforced": of.iter().filter(|c| c.adoption == Adoption::Enforced).count(),
+                "advisory": of.iter().filter(|c| c.adoption == Adoption::Advisory).count(),
+            })
+        })
+        .collect();
+    json!(rows)
 }
 
 /// Render a table as Markdown (through its template) or JSON.
