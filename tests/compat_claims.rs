@@ -344,3 +344,16 @@ fn a_glob_that_matches_nothing_or_leaves_the_repository_is_caught() {
         "{v:#}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_glob_match_behind_a_link_that_leads_outside_is_refused() {
+    let f = Fixture::new("compat-de-claims");
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("geheim.md"), "# Geheim\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("geheim.md"), f.path("docs/AUSSEN.md")).unwrap();
+    let (found, code, v) = verify(&f);
+    assert_eq!(found, [l("AB010", config_line(&f, "docs: ["))], "{v:#}");
+    assert!(!v.to_string().contains("# Geheim"), "{v:#}");
+    assert_eq!(code, 1);
+}

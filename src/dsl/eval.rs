@@ -261,10 +261,6 @@ mod tests {
         eval(&e, &env())
     }
 
-    fn env_map() -> BTreeMap<String, Value> {
-        env()
-    }
-
     struct WithSets(BTreeMap<String, Value>, Vec<String>);
 
     impl Env for WithSets {
@@ -278,10 +274,10 @@ mod tests {
 
     #[test]
     fn set_membership() {
-        let env = WithSets(env(), vec!["dual".into()]);
-        let go = |src: &str| eval(&parse(src).unwrap_or_else(|e| panic!("{e}")), &env);
+        let with = WithSets(env(), vec!["dual".into()]);
+        let go = |src: &str| eval(&parse(src).unwrap_or_else(|e| panic!("{e}")), &with);
         assert_eq!(go(r#"transport in set("kohorte")"#), Ok(true));
-        let env2 = WithSets(env_map(), vec!["stdio".into()]);
+        let env2 = WithSets(env(), vec!["stdio".into()]);
         let e = parse(r#"transport in set("kohorte")"#).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(eval(&e, &env2), Ok(false));
         assert!(matches!(

@@ -241,9 +241,9 @@ impl Checker<'_> {
                 self.schema.sets.keys().map(String::as_str),
             ) {
                 Some(s) => format!("did you mean `set({})`?", quote(s)),
-                None if self.schema.sets.is_empty() => {
-                    "catalogue.yaml declares no `sets:`; add the set there".to_string()
-                }
+                None if self.schema.sets.is_empty() => "no set is declared for these \
+expressions: named sets (`sets:` in catalogue.yaml) hold check ids, for `where` over check fields"
+                    .to_string(),
                 None => format!(
                     "the declared sets are {}",
                     self.schema
