@@ -93,14 +93,14 @@ const MUTATIONS: &[(&str, &str, &str, &str, Found)] = &[
         "catalogue.yaml",
         "profiles: [beispiele/schulamt.profile.yaml]",
         "profiles: [beispiele/fehlt.profile.yaml]",
-        &[("AB001", "catalogue.yaml", 90)],
+        &[("AB001", "catalogue.yaml", 133)],
     ),
     (
         "a declared example outside the repository",
         "catalogue.yaml",
         "    - beispiele/portfolio.yaml",
         "    - /etc/passwd",
-        &[("AB010", "catalogue.yaml", 92)],
+        &[("AB010", "catalogue.yaml", 135)],
     ),
     (
         "a portfolio declared as a profile",
