@@ -7,29 +7,49 @@
 // cold, so boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
-pub mod audit;
-pub mod claims;
+// The façade: a program that embeds auditbook opens a `Session` (load, then the findings of
+// the stages it asks for), reads the `model` and the `diag`nostics, or runs the command line.
 pub mod cli;
 pub mod diag;
-pub mod diff;
-pub mod dsl;
-pub mod expect;
-pub mod fix;
-pub mod graph;
-pub mod init;
-pub mod json_schema;
-pub mod lint;
-pub mod load;
-pub mod lsp;
-pub mod maintain;
 pub mod model;
-pub mod probe;
-pub mod render;
-pub mod select;
 pub mod session;
-pub mod snapshot;
+pub use session::{Findings, Needs, Session, Stages};
+
+/// Declares the stages behind the façade. They are private to the crate in the library and the
+/// binary; the `internals` feature, which only the package's own tests, benchmarks and fuzz
+/// targets turn on, opens them so a stage can be tested by itself.
+macro_rules! internal {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
+internal!(
+    audit,
+    claims,
+    diff,
+    dsl,
+    expect,
+    fix,
+    graph,
+    init,
+    json_schema,
+    lint,
+    load,
+    lsp,
+    maintain,
+    probe,
+    render,
+    select,
+    snapshot,
+    text,
+    write,
+);
+
 #[cfg(feature = "testgen")]
 #[doc(hidden)]
 pub mod testgen;
-pub mod text;
-pub mod write;

@@ -84,8 +84,6 @@ pub struct Portfolio {
     pub file: DataFile,
     pub servers: Vec<ServerEntry>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Top-level `ignore`: folders of every checkout that are no server.
-    pub ignore: Vec<String>,
 }
 
 /// `rel` as seen from the directory of `base` (both as opened and as shown). A portfolio names
@@ -153,7 +151,6 @@ impl Portfolio {
             file,
             servers,
             diagnostics: diags,
-            ignore,
         }
     }
 

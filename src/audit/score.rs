@@ -147,6 +147,7 @@ pub struct Score {
     pub policy: Policy,
 }
 
+#[cfg(any(test, feature = "internals"))]
 pub fn policy(cat: &Catalogue) -> Policy {
     let cfg = cat.config.scoring.clone().unwrap_or_default();
     scoring_policy(cat, &cfg, cat.config.scoring.is_some())
@@ -282,6 +283,7 @@ fn deduction(cfg: &ScoringConfig, r: &Row, status: Status, partial: bool) -> Ded
 }
 
 impl Score {
+    #[cfg(any(test, feature = "internals"))]
     pub fn provisional(&self) -> bool {
         self.value.is_none()
     }

@@ -143,6 +143,7 @@ impl<'c> Audit<'c> {
     }
 
     /// Applicable checks with this status.
+    #[cfg(any(test, feature = "internals"))]
     pub fn count(&self, s: Status) -> usize {
         self.applicable().filter(|r| r.status == Some(s)).count()
     }

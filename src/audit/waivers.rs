@@ -50,8 +50,6 @@ pub struct Waiver {
 /// The waivers of one audit, each with its state.
 #[derive(Clone, Debug, Default)]
 pub struct Waivers {
-    /// The date waivers are judged against (`YYYY-MM-DD`).
-    pub as_of: String,
     /// Sorted by check id.
     pub entries: Vec<(Waiver, State)>,
 }
@@ -302,10 +300,7 @@ pub fn judge(
         entries.push((w, state));
     }
     entries.sort_by(|a, b| a.0.check.cmp(&b.0.check));
-    Waivers {
-        as_of: as_of.to_string(),
-        entries,
-    }
+    Waivers { entries }
 }
 
 #[cfg(test)]

@@ -233,6 +233,7 @@ pub(super) fn locate_in<'c>(
 
 /// What is wrong with a claim's pattern, queries and expressions, read without its document
 /// (the examples of the format reference are held to this).
+#[cfg(any(test, feature = "internals"))]
 pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     if let Some(src) = &claim.holds {
         return match super::arith::parse_policy(src) {

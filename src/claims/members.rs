@@ -399,6 +399,7 @@ fn where_of(path: &str, section: &Option<String>) -> String {
 }
 
 /// What is wrong with a set claim's declaration, without reading its document.
+#[cfg(any(test, feature = "internals"))]
 pub fn problems(claim: &ClaimDecl, m: &MembersDecl) -> Vec<String> {
     let mut out = Vec::new();
     match parse_read(&m.read) {

@@ -36,6 +36,7 @@ impl Set {
         ("mentioned", Set::Mentioned),
     ];
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn name(self) -> &'static str {
         Set::ALL
             .iter()

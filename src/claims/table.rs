@@ -220,6 +220,7 @@ fn header_index(table: &Table, name: &str) -> Option<usize> {
 
 /// What is wrong with a table claim's queries, each column tried with the first key the
 /// `keys` query selects (see `claims::problems`).
+#[cfg(any(test, feature = "internals"))]
 pub fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
     let keys = match query::parse(cat, &decl.keys) {
         Ok(q) => q,

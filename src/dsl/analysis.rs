@@ -48,6 +48,7 @@ pub enum Comparison {
 }
 
 /// `Some(v)` when the expression is `v` on every profile of the schema.
+#[cfg(any(test, feature = "internals"))]
 pub fn constant_value(expr: &Expr, schema: &Schema) -> Option<bool> {
     let space = Space::build(&[expr], schema)?;
     let mut prog = Program::default();

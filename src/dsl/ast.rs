@@ -36,6 +36,7 @@ impl Span {
     }
 
     /// 1-based line of `start` (expressions may span lines in YAML block scalars).
+    #[cfg(any(test, feature = "internals"))]
     pub fn line(&self, src: &str) -> usize {
         prefix(src, self.start).matches('\n').count() + 1
     }
@@ -122,6 +123,7 @@ impl Operand {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     fn same_shape(&self, other: &Operand) -> bool {
         match (self, other) {
             (Operand::Path(a), Operand::Path(b)) => a.segments == b.segments,
@@ -217,6 +219,7 @@ impl Expr {
     }
 
     /// Structural equality ignoring spans.
+    #[cfg(any(test, feature = "internals"))]
     pub fn same_shape(&self, other: &Expr) -> bool {
         let mut stack = vec![(self, other)];
         while let Some((a, b)) = stack.pop() {

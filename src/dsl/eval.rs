@@ -66,6 +66,7 @@ pub enum EvalError {
 }
 
 impl EvalError {
+    #[cfg(any(test, feature = "internals"))]
     pub fn span(&self) -> Span {
         match self {
             EvalError::UnknownField { span, .. }

@@ -14,9 +14,18 @@ pub mod typeck;
 #[cfg(test)]
 mod proptests;
 
-pub use analysis::{compare, constant_value, describe, Assignment, Comparison};
-pub use ast::{CmpOp, Expr, ExprKind, Operand, Path, Span, StrLit, TextOp};
+pub use analysis::{compare, describe, Comparison};
+pub use ast::{CmpOp, Expr, ExprKind, Operand, Span, TextOp};
 pub use eval::{eval, Env, EvalError, Value};
-pub use parser::{parse, ParseError};
+pub use parser::parse;
 pub use schema::{FieldSpec, FieldType, Schema};
-pub use typeck::{check, Finding, FindingKind};
+pub use typeck::{check, FindingKind};
+// The rest of the language's vocabulary, for the tests and fuzz targets that drive it directly.
+#[cfg(any(test, feature = "internals"))]
+pub use analysis::{constant_value, Assignment};
+#[cfg(any(test, feature = "internals"))]
+pub use ast::{Path, StrLit};
+#[cfg(any(test, feature = "internals"))]
+pub use parser::ParseError;
+#[cfg(any(test, feature = "internals"))]
+pub use typeck::Finding;

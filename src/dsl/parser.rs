@@ -42,6 +42,7 @@ impl ParseError {
     }
 
     /// 1-based column of the error in `src` (the text that was parsed).
+    #[cfg(any(test, feature = "internals"))]
     pub fn column(&self, src: &str) -> usize {
         self.span.column(src)
     }

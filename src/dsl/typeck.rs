@@ -29,6 +29,7 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
+    #[cfg(any(test, feature = "internals"))]
     pub fn code_suffix(&self) -> &'static str {
         match self {
             FindingKind::UnknownField => "unknown-field",

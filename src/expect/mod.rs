@@ -10,8 +10,12 @@ pub mod cases;
 pub mod evaluate;
 pub mod report;
 
-pub use cases::{discover, Case, Kind};
-pub use evaluate::{evaluate, Outcome};
+pub use cases::discover;
+pub use evaluate::evaluate;
+#[cfg(any(test, feature = "internals"))]
+pub use cases::{Case, Kind};
+#[cfg(any(test, feature = "internals"))]
+pub use evaluate::Outcome;
 
 /// The folder under the catalogue root that holds expectation files.
 pub const DIR: &str = "tests";

@@ -14,6 +14,7 @@ pub use results::results;
 
 use serde_json::{json, Value};
 
+#[cfg(any(test, feature = "internals"))]
 pub const KINDS: &[&str] = &["check", "profile", "results", "config"];
 
 pub const DRAFT: &str = "http://json-schema.org/draft-07/schema#";

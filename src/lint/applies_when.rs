@@ -3,11 +3,15 @@
 
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl;
-use crate::model::{Catalogue, Check};
+use crate::model::Check;
+#[cfg(any(test, feature = "internals"))]
+use crate::model::Catalogue;
+#[cfg(any(test, feature = "internals"))]
 use rayon::prelude::*;
 
 pub use crate::dsl::analysis::code_for;
 
+#[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let schema = cat.config.profile_schema();
     // Typing and constant analysis are independent per check: spread them over the cores.

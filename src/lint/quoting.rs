@@ -2,8 +2,11 @@
 //! `spec_baseline` is a string here (YAML 1.2) and a date to PyYAML and many frontmatter tools.
 
 use crate::diag::{codes, Diagnostic};
-use crate::model::{Catalogue, Check};
+use crate::model::Check;
+#[cfg(any(test, feature = "internals"))]
+use crate::model::Catalogue;
 
+#[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     cat.checks.iter().filter_map(one).collect()
 }

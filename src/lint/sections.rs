@@ -4,6 +4,7 @@ use crate::diag::{codes, Diagnostic};
 use crate::load::check::PASS_CRITERIA;
 use crate::model::{Catalogue, Check};
 
+#[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     cat.checks.iter().flat_map(|c| one(cat, c)).collect()
 }

@@ -33,8 +33,6 @@ pub struct Elsewhere {
     /// `claims.yaml` as its folder names it (findings point here).
     pub file: String,
     pub text: String,
-    /// `claims.yaml` as parsed, every key.
-    pub declared: Config,
     /// The claims over an audit report (their queries read `audit.…`).
     pub report_claims: Vec<ClaimDecl>,
     /// Rules as the documents' tables state them, to be held to the catalogue's.
@@ -189,7 +187,6 @@ pub fn load(
         },
         file: file.clone(),
         text: claims_text,
-        declared,
         report_claims,
         table_rules,
         source: source_kind,

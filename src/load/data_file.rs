@@ -6,7 +6,7 @@
 use super::frontmatter::yaml_error;
 use super::text::{decode, MAX_FILE_BYTES};
 use super::yaml_lines::key_lines;
-use crate::diag::{codes, Code, Diagnostic};
+use crate::diag::{Code, Diagnostic};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -366,7 +366,8 @@ impl<'de> Visitor<'de> for StrictVisitor {
 }
 
 /// The code for a data file's syntax errors when the caller has no more specific one.
-pub const GENERIC_INVALID: &Code = &codes::YAML_INVALID;
+#[cfg(any(test, feature = "internals"))]
+pub const GENERIC_INVALID: &Code = &crate::diag::codes::YAML_INVALID;
 
 #[cfg(test)]
 mod tests {

@@ -121,6 +121,7 @@ impl World {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -473,6 +474,7 @@ impl World {
     }
 
     /// The check file that defines `id`, absolute, for a rename to move.
+    #[cfg(any(test, feature = "internals"))]
     pub fn check_file(&self, id: &str) -> Option<String> {
         Some(self.catalogue()?.check(id)?.file.to_string())
     }

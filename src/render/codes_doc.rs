@@ -2,8 +2,11 @@
 //! cannot disagree; `auditbook explain` prints one code's section of it.
 
 use crate::diag::explain::{self, Edit, Example, Explanation, BASE};
-use crate::diag::{Code, CODES};
+use crate::diag::Code;
+#[cfg(any(test, feature = "internals"))]
+use crate::diag::CODES;
 
+#[cfg(any(test, feature = "internals"))]
 pub fn render() -> String {
     let mut out = String::from(
         "# Diagnostic codes\n\n\

@@ -24,7 +24,9 @@ pub use super::sarif::Successors;
 
 /// The human emitter's pieces, for commands that print findings of their own input (a
 /// profile, a `--where` expression) beside their data.
-pub use super::emit::human::{human, human_findings, summary_line};
+pub use super::emit::human::human;
+#[cfg(any(test, feature = "internals"))]
+pub use super::emit::human::{human_findings, summary_line};
 
 /// `prefix/file`, where prefix is the catalogue root as the user named it, with `dir/..`
 /// pairs folded so a document outside the root (`../README.md`) gets the path a CI system

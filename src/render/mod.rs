@@ -6,6 +6,8 @@ pub mod csv;
 pub mod diagnostics;
 pub mod emit;
 pub mod excerpt;
+// Regenerates the key tables of docs/catalogue-format.md; only the tests run it.
+#[cfg(any(test, feature = "internals"))]
 pub mod format_doc;
 pub mod graph_export;
 

@@ -31,6 +31,7 @@ pub fn suggest<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -
 }
 
 /// The suggestion as the engine phrases it: "did you mean `x`?".
+#[cfg(any(test, feature = "internals"))]
 pub fn did_you_mean<'a>(
     found: &str,
     candidates: impl IntoIterator<Item = &'a str>,

@@ -18,7 +18,9 @@ pub mod journal;
 mod session;
 pub mod target;
 
-pub use session::{Session, LOCK_FILE};
+pub use session::Session;
+#[cfg(any(test, feature = "internals"))]
+pub use session::LOCK_FILE;
 
 use std::io;
 use std::path::{Path, PathBuf};
