@@ -198,7 +198,7 @@ fn audit_all(cat: &Catalogue, checked: &profile::Checked, results: Option<&data_
     let ctx = tera::Context::from_serialize(&rep).unwrap();
     templates().render("report.md.tera", &ctx).unwrap();
     templates().render("report.html.tera", &ctx).unwrap();
-    auditbook::render::audit_sarif::sarif(&rep);
+    auditbook::render::audit_sarif::sarif(&rep).unwrap();
     auditbook::render::junit::audit(&rep);
 }
 

@@ -210,7 +210,12 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     inputs::eprint_problems(cli, &refused, &Default::default());
     let rendered = match fmt {
         AuditFormat::Json => common::json_text(&rep)?,
-        AuditFormat::Sarif => crate::render::audit_sarif::sarif(&rep),
+        AuditFormat::Sarif => {
+            crate::render::audit_sarif::sarif(&rep).map_err(|source| Failure::Json {
+                what: "cannot write the report as SARIF".into(),
+                source,
+            })?
+        }
         AuditFormat::Junit => crate::render::junit::audit(&rep),
         other @ (AuditFormat::Md | AuditFormat::Html) => {
             let name = if other == AuditFormat::Html {

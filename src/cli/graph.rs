@@ -32,7 +32,12 @@ pub fn run(cli: &Cli, args: &GraphArgs) -> Result<u8, Failure> {
     let depth = args.depth;
     let text = match fmt {
         GraphFormat::Mermaid => graph_export::mermaid(g, focus.as_ref(), depth),
-        GraphFormat::Json => graph_export::json(g, focus.as_ref(), depth),
+        GraphFormat::Json => {
+            graph_export::json(g, focus.as_ref(), depth).map_err(|source| Failure::Json {
+                what: "cannot write the graph as JSON".into(),
+                source,
+            })?
+        }
         GraphFormat::Dot => graph_export::dot(g, focus.as_ref(), depth),
     };
     common::print(&text)?;

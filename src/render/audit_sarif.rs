@@ -72,7 +72,7 @@ fn rule(d: &Detail) -> Value {
 }
 
 /// SARIF 2.1.0 of one audit report.
-pub fn sarif(rep: &Report) -> String {
+pub fn sarif(rep: &Report) -> super::emit::Emitted {
     let rules: Vec<Value> = rep.details.iter().map(rule).collect();
     let results_file = rep.meta.results.as_ref().map(|r| r.file.clone());
     let results: Vec<Value> = rep
@@ -135,7 +135,5 @@ pub fn sarif(rep: &Report) -> String {
             "results": results,
         }],
     });
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    out.push('\n');
-    out
+    super::emit::json_document(&doc)
 }

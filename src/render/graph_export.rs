@@ -97,7 +97,7 @@ pub fn mermaid(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
     out
 }
 
-pub fn json(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
+pub fn json(g: &Graph, focus: Option<&Node>, depth: usize) -> super::emit::Emitted {
     let keep = g.neighbourhood(focus, depth);
     let nodes: Vec<_> = keep
         .iter()
@@ -117,6 +117,5 @@ pub fn json(g: &Graph, focus: Option<&Node>, depth: usize) -> String {
             })
         })
         .collect();
-    serde_json::to_string_pretty(&json!({"nodes": nodes, "edges": edges})).unwrap_or_default()
-        + "\n"
+    super::emit::json_document(&json!({"nodes": nodes, "edges": edges}))
 }
