@@ -1,10 +1,11 @@
 //! Rules: rule files (`rules/<ID>.md`) and mapping tables inside documents, merged by rule id.
 
 use super::check::suggest;
-use super::frontmatter::{self, describe, Split};
+use super::frontmatter::{self, describe, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::RuleTableDecl;
+use crate::model::outline::{Row, Table};
 use crate::model::rule::Mapping;
 use crate::model::{Coverage, Document, RefKind, Reference, Rule, RuleOrigin};
 use regex::Regex;
@@ -26,22 +27,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
     let fields = frontmatter::parse_fields(&split).map_err(with_file)?;
     let mut errors = Vec::new();
     let line_of = |k: &str| fields.lines.get(k).copied().unwrap_or(1);
-    for (k, _) in &fields.map {
-        let Value::String(k) = k else { continue };
-        if !KEYS.contains(&k.as_str()) {
-            let help = suggest(k, KEYS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
-            errors.push(
-                Diagnostic::new(
-                    &codes::UNKNOWN_FIELD,
-                    format!("unknown field `{k}` in a rule file"),
-                )
-                .at(line_of(k), 1)
-                .help(help),
-            );
-        }
-    }
+    unknown_keys(&fields, &mut errors);
     let string = |k: &str, errors: &mut Vec<Diagnostic>| match fields.map.get(k) {
         None => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
@@ -73,66 +59,8 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
     }
     let title = string("title", &mut errors);
     let source = string("source", &mut errors);
-    let coverage = match fields.map.get("coverage") {
-        None => None,
-        Some(Value::String(s)) => match Coverage::parse(s) {
-            Some(c) => Some(c),
-            None => {
-                errors.push(
-                    Diagnostic::new(
-                        &codes::WRONG_TYPE,
-                        format!("`coverage` is `{s}`; expected one of `full`, `partial`, `none`"),
-                    )
-                    .at(line_of("coverage"), 1)
-                    .help("write full, partial or none"),
-                );
-                None
-            }
-        },
-        Some(other) => {
-            errors.push(
-                Diagnostic::new(
-                    &codes::WRONG_TYPE,
-                    format!(
-                        "`coverage` must be full, partial or none, found {}",
-                        describe(other)
-                    ),
-                )
-                .at(line_of("coverage"), 1),
-            );
-            None
-        }
-    };
-    let mut checks = Vec::new();
-    match fields.map.get("checks") {
-        None | Some(Value::Null) => {}
-        Some(Value::Sequence(items)) => {
-            for item in items {
-                match item {
-                    Value::String(s) => checks.push(s.clone()),
-                    other => errors.push(
-                        Diagnostic::new(
-                            &codes::WRONG_TYPE,
-                            format!("`checks` must list check ids, found {}", describe(other)),
-                        )
-                        .at(line_of("checks"), 1)
-                        .help("quote the id if YAML reads it as something else"),
-                    ),
-                }
-            }
-        }
-        Some(other) => errors.push(
-            Diagnostic::new(
-                &codes::WRONG_TYPE,
-                format!(
-                    "`checks` must be a list of check ids, found {}",
-                    describe(other)
-                ),
-            )
-            .at(line_of("checks"), 1)
-            .help("write `checks: [FID-001, FID-002]`"),
-        ),
-    }
+    let coverage = coverage_field(&fields, &mut errors);
+    let checks = checks_field(&fields, &mut errors);
     if !errors.is_empty() {
         return Err(with_file(errors));
     }
@@ -185,123 +113,125 @@ fn leading_number() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"^[^0-9A-Za-z]*(\d+)").unwrap_or_else(|_| unreachable!()))
 }
 
+/// The 1-based line of a top-level key (1 when it is not written).
+fn key_line(fields: &Fields, k: &str) -> usize {
+    fields.lines.get(k).copied().unwrap_or(1)
+}
+
+/// Keys a rule file does not have.
+fn unknown_keys(fields: &Fields, errors: &mut Vec<Diagnostic>) {
+    let line_of = |k: &str| key_line(fields, k);
+    for (k, _) in &fields.map {
+        let Value::String(k) = k else { continue };
+        if !KEYS.contains(&k.as_str()) {
+            let help = suggest(k, KEYS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
+            errors.push(
+                Diagnostic::new(
+                    &codes::UNKNOWN_FIELD,
+                    format!("unknown field `{k}` in a rule file"),
+                )
+                .at(line_of(k), 1)
+                .help(help),
+            );
+        }
+    }
+}
+
+/// `coverage: full | partial | none`.
+fn coverage_field(fields: &Fields, errors: &mut Vec<Diagnostic>) -> Option<Coverage> {
+    let line_of = |k: &str| key_line(fields, k);
+    match fields.map.get("coverage") {
+        None => None,
+        Some(Value::String(s)) => match Coverage::parse(s) {
+            Some(c) => Some(c),
+            None => {
+                errors.push(
+                    Diagnostic::new(
+                        &codes::WRONG_TYPE,
+                        format!("`coverage` is `{s}`; expected one of `full`, `partial`, `none`"),
+                    )
+                    .at(line_of("coverage"), 1)
+                    .help("write full, partial or none"),
+                );
+                None
+            }
+        },
+        Some(other) => {
+            errors.push(
+                Diagnostic::new(
+                    &codes::WRONG_TYPE,
+                    format!(
+                        "`coverage` must be full, partial or none, found {}",
+                        describe(other)
+                    ),
+                )
+                .at(line_of("coverage"), 1),
+            );
+            None
+        }
+    }
+}
+
+/// `checks:` as a list of ids.
+fn checks_field(fields: &Fields, errors: &mut Vec<Diagnostic>) -> Vec<String> {
+    let line_of = |k: &str| key_line(fields, k);
+    let mut checks = Vec::new();
+    match fields.map.get("checks") {
+        None | Some(Value::Null) => {}
+        Some(Value::Sequence(items)) => {
+            for item in items {
+                match item {
+                    Value::String(s) => checks.push(s.clone()),
+                    other => errors.push(
+                        Diagnostic::new(
+                            &codes::WRONG_TYPE,
+                            format!("`checks` must list check ids, found {}", describe(other)),
+                        )
+                        .at(line_of("checks"), 1)
+                        .help("quote the id if YAML reads it as something else"),
+                    ),
+                }
+            }
+        }
+        Some(other) => errors.push(
+            Diagnostic::new(
+                &codes::WRONG_TYPE,
+                format!(
+                    "`checks` must be a list of check ids, found {}",
+                    describe(other)
+                ),
+            )
+            .at(line_of("checks"), 1)
+            .help("write `checks: [FID-001, FID-002]`"),
+        ),
+    }
+    checks
+}
+
 /// Rules from a mapping table: the first table under the heading `decl.section` of `doc`.
 /// The rule number leads the rule cell; the checks are the ids LINKED in the checks cell
 /// (a mention is not coverage).
 pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagnostic>) {
+    let table = match rule_table(doc, decl) {
+        Ok(t) => t,
+        Err(d) => return (Vec::new(), vec![d]),
+    };
     let mut diags = Vec::new();
-    let Some((heading, range)) = doc.section(&decl.section) else {
-        let headings: Vec<&str> = doc
-            .outline
-            .headings
-            .iter()
-            .map(|h| h.text.as_str())
-            .collect();
-        let help = suggest(&decl.section, headings.iter().copied())
-            .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| "the section is named by its heading text".into());
-        diags.push(
-            Diagnostic::new(
-                &codes::RULE_TABLE_MISSING,
-                format!(
-                    "no heading `{}` in {} (rules.tables)",
-                    decl.section, doc.path
-                ),
-            )
-            .file(doc.path.clone())
-            .help(help),
-        );
-        return (Vec::new(), diags);
-    };
-    let heading_line = doc
-        .outline
-        .headings
-        .get(heading)
-        .map(|h| h.line)
-        .unwrap_or(1);
-    let Some(table) = doc
-        .outline
-        .tables
-        .iter()
-        .find(|t| range.contains(&t.offset))
-    else {
-        diags.push(
-            Diagnostic::new(
-                &codes::RULE_TABLE_MISSING,
-                format!("section `{}` of {} has no table", decl.section, doc.path),
-            )
-            .file(doc.path.clone())
-            .line(heading_line)
-            .help("the rule table is the first table under the heading"),
-        );
-        return (Vec::new(), diags);
-    };
     let mut rules: BTreeMap<String, Rule> = BTreeMap::new();
     for row in &table.rows {
-        let rule_cell = row.cells.get(decl.rule_column.saturating_sub(1));
-        let number = rule_cell
-            .and_then(|c| leading_number().captures(&c.text))
-            .and_then(|m| m.get(1));
-        let Some(number) = number else {
-            diags.push(
-                Diagnostic::new(
-                    &codes::RULE_ROW_NUMBER,
-                    format!(
-                        "table row has no rule number in column {}: `{}`",
-                        decl.rule_column,
-                        rule_cell.map(|c| c.text.as_str()).unwrap_or("")
-                    ),
-                )
-                .file(doc.path.clone())
-                .line(row.line)
-                .help(codes::RULE_ROW_NUMBER.help),
-            );
-            continue;
-        };
-        let id = format!(
-            "{}-{}",
-            decl.rule_prefix,
-            number.as_str().trim_start_matches('0')
-        );
-        // A gap row names related checks, never coverage (an invalid pattern is reported
-        // with catalogue.yaml).
-        let gap = decl
-            .gap
-            .as_deref()
-            .and_then(|g| Regex::new(g).ok())
-            .is_some_and(|re| row.cells.iter().any(|c| re.is_match(&c.text)));
-        let linked: Vec<&Reference> = row
-            .cells
-            .get(decl.checks_column.saturating_sub(1))
-            .map(|c| {
-                c.references
-                    .iter()
-                    .filter_map(|&i| doc.outline.references.get(i))
-                    .filter(|r| r.kind == RefKind::Link)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut checks = Vec::new();
-        let mut lines = Vec::new();
-        for r in linked.into_iter().filter(|_| !gap) {
-            if !checks.iter().any(|c| *c == r.target) {
-                checks.push(r.target.to_string());
-                lines.push(r.line);
+        let TableRow {
+            id,
+            title,
+            gap,
+            mapping,
+        } = match table_row(doc, decl, row) {
+            Ok(r) => r,
+            Err(d) => {
+                diags.push(d);
+                continue;
             }
-        }
-        let title = rule_cell.map(|c| {
-            c.text
-                .trim_start_matches(|ch: char| !ch.is_alphabetic())
-                .trim()
-                .to_string()
-        });
-        let mapping = Mapping {
-            origin: RuleOrigin::Table {
-                file: doc.path.clone(),
-                line: row.line,
-            },
-            checks,
-            lines,
         };
         match rules.get_mut(&id) {
             Some(existing) => {
@@ -322,7 +252,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                     id.clone(),
                     Rule {
                         id,
-                        title: title.filter(|t| !t.is_empty()),
+                        title,
                         coverage: gap.then_some(Coverage::None),
                         source: Some(format!("{} § {}", doc.path, decl.section)),
                         mappings: vec![mapping],
@@ -335,6 +265,129 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
         }
     }
     (rules.into_values().collect(), diags)
+}
+
+/// The first table under the declared heading, or why there is none.
+fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, Diagnostic> {
+    let Some((heading, range)) = doc.section(&decl.section) else {
+        let headings: Vec<&str> = doc
+            .outline
+            .headings
+            .iter()
+            .map(|h| h.text.as_str())
+            .collect();
+        let help = suggest(&decl.section, headings.iter().copied())
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| "the section is named by its heading text".into());
+        return Err(Diagnostic::new(
+            &codes::RULE_TABLE_MISSING,
+            format!(
+                "no heading `{}` in {} (rules.tables)",
+                decl.section, doc.path
+            ),
+        )
+        .file(doc.path.clone())
+        .help(help));
+    };
+    let heading_line = doc
+        .outline
+        .headings
+        .get(heading)
+        .map(|h| h.line)
+        .unwrap_or(1);
+    doc.outline
+        .tables
+        .iter()
+        .find(|t| range.contains(&t.offset))
+        .ok_or_else(|| {
+            Diagnostic::new(
+                &codes::RULE_TABLE_MISSING,
+                format!("section `{}` of {} has no table", decl.section, doc.path),
+            )
+            .file(doc.path.clone())
+            .line(heading_line)
+            .help("the rule table is the first table under the heading")
+        })
+}
+
+/// What one row of a rule table states.
+struct TableRow {
+    id: String,
+    title: Option<String>,
+    /// A gap row: related checks, no coverage.
+    gap: bool,
+    mapping: Mapping,
+}
+
+/// Read one row: the rule number leading the rule cell, the checks linked in the checks cell.
+fn table_row(doc: &Document, decl: &RuleTableDecl, row: &Row) -> Result<TableRow, Diagnostic> {
+    let rule_cell = row.cells.get(decl.rule_column.saturating_sub(1));
+    let number = rule_cell
+        .and_then(|c| leading_number().captures(&c.text))
+        .and_then(|m| m.get(1));
+    let Some(number) = number else {
+        return Err(Diagnostic::new(
+            &codes::RULE_ROW_NUMBER,
+            format!(
+                "table row has no rule number in column {}: `{}`",
+                decl.rule_column,
+                rule_cell.map(|c| c.text.as_str()).unwrap_or("")
+            ),
+        )
+        .file(doc.path.clone())
+        .line(row.line)
+        .help(codes::RULE_ROW_NUMBER.help));
+    };
+    let id = format!(
+        "{}-{}",
+        decl.rule_prefix,
+        number.as_str().trim_start_matches('0')
+    );
+    // A gap row names related checks, never coverage (an invalid pattern is reported with
+    // catalogue.yaml).
+    let gap = decl
+        .gap
+        .as_deref()
+        .and_then(|g| Regex::new(g).ok())
+        .is_some_and(|re| row.cells.iter().any(|c| re.is_match(&c.text)));
+    let linked: Vec<&Reference> = row
+        .cells
+        .get(decl.checks_column.saturating_sub(1))
+        .map(|c| {
+            c.references
+                .iter()
+                .filter_map(|&i| doc.outline.references.get(i))
+                .filter(|r| r.kind == RefKind::Link)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut checks = Vec::new();
+    let mut lines = Vec::new();
+    for r in linked.into_iter().filter(|_| !gap) {
+        if !checks.iter().any(|c| *c == r.target) {
+            checks.push(r.target.to_string());
+            lines.push(r.line);
+        }
+    }
+    let title = rule_cell.map(|c| {
+        c.text
+            .trim_start_matches(|ch: char| !ch.is_alphabetic())
+            .trim()
+            .to_string()
+    });
+    Ok(TableRow {
+        id,
+        title: title.filter(|t| !t.is_empty()),
+        gap,
+        mapping: Mapping {
+            origin: RuleOrigin::Table {
+                file: doc.path.clone(),
+                line: row.line,
+            },
+            checks,
+            lines,
+        },
+    })
 }
 
 /// Merge rules stated in several sources into one per id, keeping every mapping.

@@ -22,93 +22,118 @@ struct Frame {
 
 /// Every key path in `text`, mapped to the 1-based line where it is written.
 pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
-    let mut out = BTreeMap::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    // Lines deeper than this indent belong to a block scalar (`key: |`) and hold no keys.
-    let mut block_scalar: Option<usize> = None;
+    let mut scan = KeyScan::default();
     for (i, raw) in text.split('\n').enumerate() {
-        let line = i + 1;
+        scan.line(i + 1, raw);
+    }
+    scan.out
+}
+
+/// The scanner's state between lines: the open mappings and items, and whether a block
+/// scalar is running.
+#[derive(Default)]
+struct KeyScan {
+    out: BTreeMap<String, usize>,
+    stack: Vec<Frame>,
+    /// Lines deeper than this indent belong to a block scalar (`key: |`) and hold no keys.
+    block_scalar: Option<usize>,
+}
+
+impl KeyScan {
+    fn line(&mut self, line: usize, raw: &str) {
         let indent = raw.chars().take_while(|c| *c == ' ').count();
         let content = raw.get(indent..).unwrap_or("").trim_end();
         if content.is_empty() || content.starts_with('#') {
-            continue;
+            return;
         }
-        if let Some(bi) = block_scalar {
+        if let Some(bi) = self.block_scalar {
             if indent > bi {
-                continue;
+                return;
             }
-            block_scalar = None;
+            self.block_scalar = None;
         }
         if content == "---" || content == "..." {
-            stack.clear();
-            continue;
+            self.stack.clear();
+            return;
         }
         let mut col = indent;
         let mut rest = content;
         // A sequence item: `- value` or `- key: value`, or a `{` line inside a JSON array.
         let dash = rest == "-" || rest.starts_with("- ");
         let json_item = rest.starts_with('{')
-            && stack
+            && self
+                .stack
                 .iter()
                 .rev()
                 .find(|f| f.indent < col)
                 .is_some_and(|f| f.array);
         if dash || json_item {
-            while stack
-                .last()
-                .is_some_and(|f| f.indent > col || (f.indent == col && f.item))
-            {
-                stack.pop();
-            }
-            let parent = stack.last_mut();
-            let (base, index) = match parent {
-                Some(p) => {
-                    p.items += 1;
-                    (p.path.clone(), p.items - 1)
-                }
-                None => (String::new(), 0),
-            };
-            let path = format!("{base}[{index}]");
-            out.entry(path.clone()).or_insert(line);
-            stack.push(Frame {
-                indent: col,
-                path: path.clone(),
-                item: true,
-                items: 0,
-                array: false,
-            });
+            let path = self.item(col, line);
             if json_item {
-                scan_flow(rest, &path, line, &mut out);
-                continue;
+                scan_flow(rest, &path, line, &mut self.out);
+                return;
             }
             let after = rest.get(1..).unwrap_or("");
             let skip = after.chars().take_while(|c| *c == ' ').count();
             col += 1 + skip;
             rest = after.get(skip..).unwrap_or("");
             if rest.starts_with('{') {
-                scan_flow(rest, &path, line, &mut out);
-                continue;
+                scan_flow(rest, &path, line, &mut self.out);
+                return;
             }
         }
-        let Some((key, value)) = split_key(rest) else {
-            continue;
-        };
-        while stack.last().is_some_and(|f| f.indent >= col) {
-            stack.pop();
+        self.key(rest, col, line);
+    }
+
+    /// Open a sequence item at `col`; its path is the parent's with the item's index.
+    fn item(&mut self, col: usize, line: usize) -> String {
+        while self
+            .stack
+            .last()
+            .is_some_and(|f| f.indent > col || (f.indent == col && f.item))
+        {
+            self.stack.pop();
         }
-        let path = match stack.last() {
+        let (base, index) = match self.stack.last_mut() {
+            Some(p) => {
+                p.items += 1;
+                (p.path.clone(), p.items - 1)
+            }
+            None => (String::new(), 0),
+        };
+        let path = format!("{base}[{index}]");
+        self.out.entry(path.clone()).or_insert(line);
+        self.stack.push(Frame {
+            indent: col,
+            path: path.clone(),
+            item: true,
+            items: 0,
+            array: false,
+        });
+        path
+    }
+
+    /// A `key: value` at `col`, if `rest` holds one.
+    fn key(&mut self, rest: &str, col: usize, line: usize) {
+        let Some((key, value)) = split_key(rest) else {
+            return;
+        };
+        while self.stack.last().is_some_and(|f| f.indent >= col) {
+            self.stack.pop();
+        }
+        let path = match self.stack.last() {
             Some(p) => join(&p.path, &key),
             None => key,
         };
-        out.entry(path.clone()).or_insert(line);
+        self.out.entry(path.clone()).or_insert(line);
         let value = value.trim();
         if value.starts_with('{') {
-            scan_flow(value, &path, line, &mut out);
+            scan_flow(value, &path, line, &mut self.out);
         }
         if value.starts_with('|') || value.starts_with('>') {
-            block_scalar = Some(col);
+            self.block_scalar = Some(col);
         }
-        stack.push(Frame {
+        self.stack.push(Frame {
             indent: col,
             path,
             item: false,
@@ -116,7 +141,6 @@ pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
             array: value.starts_with('['),
         });
     }
-    out
 }
 
 pub use crate::model::config::line_of;
