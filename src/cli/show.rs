@@ -145,22 +145,7 @@ fn human(
     incoming: &[Link<'_>],
 ) -> String {
     let mut out = format!("{} — {}\n{}\n\n", c.id, c.title, c.file);
-    for f in fields::detail() {
-        let value = (f.value)(c);
-        if value.is_absent() {
-            continue;
-        }
-        let mut v = value.to_text();
-        if let (Kind::Baseline, Some(a)) = (f.kind, c.spec_baseline_alias()) {
-            v.push_str(&format!(" (written `{a}`)"));
-        }
-        let d = if c.defaulted().contains(&f.key) {
-            " (default)"
-        } else {
-            ""
-        };
-        out.push_str(&format!("  {:<18} {v}{d}\n", f.key));
-    }
+    out.push_str(&field_lines(c));
     out.push_str("\nsections:\n");
     for s in &c.sections {
         out.push_str(&format!("  {} (line {})\n", s.title, s.line));
@@ -216,6 +201,28 @@ fn human(
             l.file,
             l.line
         ));
+    }
+    out
+}
+
+/// The check's fields under its heading, one a line, each marked when it took its default.
+fn field_lines(c: &Check) -> String {
+    let mut out = String::new();
+    for f in fields::detail() {
+        let value = (f.value)(c);
+        if value.is_absent() {
+            continue;
+        }
+        let mut v = value.to_text();
+        if let (Kind::Baseline, Some(a)) = (f.kind, c.spec_baseline_alias()) {
+            v.push_str(&format!(" (written `{a}`)"));
+        }
+        let d = if c.defaulted().contains(&f.key) {
+            " (default)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("  {:<18} {v}{d}\n", f.key));
     }
     out
 }

@@ -15,7 +15,7 @@ pub struct Count {
 }
 
 /// Counts by every field with a closed vocabulary (`model::fields::closed`): category,
-/// severity, adoption, spec_baseline. In JSON each is `by_<key>`.
+/// severity, adoption, spec_baseline. In JSON each is `by_<label>` (`by_baseline`).
 pub struct Stats {
     pub checks: usize,
     pub categories: usize,
@@ -28,8 +28,10 @@ impl Serialize for Stats {
         let mut m = s.serialize_map(Some(2 + self.by.len()))?;
         m.serialize_entry("checks", &self.checks)?;
         m.serialize_entry("categories", &self.categories)?;
+        // The JSON keys name each group by the field's label (`by_baseline`), as they have
+        // since the first release; scripts read them.
         for (f, counts) in &self.by {
-            m.serialize_entry(&format!("by_{}", f.key), counts)?;
+            m.serialize_entry(&format!("by_{}", f.label.to_lowercase()), counts)?;
         }
         m.end()
     }
