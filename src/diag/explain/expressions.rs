@@ -161,9 +161,12 @@ dedicated gate compares it with the profile's revision field. Reading that field
             LINT,
         ),
     ),
-    ex(
-        "AB311",
-        "A closed vocabulary in the profile schema lists every value a profile may give a \
+];
+
+/// After the set codes (`forms::EXPRESSION_ROWS`): the vocabulary no expression compares.
+pub static VOCABULARY_ROWS: &[Explanation] = &[ex(
+    "AB311",
+    "A closed vocabulary in the profile schema lists every value a profile may give a \
 field. When checks select some values of a string field (`==`, a string test) but nothing \
 compares one of them, a profile that picks that value is selected by none of those checks, \
 and no finding says so. A value added to the vocabulary without the checks that should select \
@@ -179,25 +182,24 @@ is read from.
 It is a note: a value can rightly select nothing of its own (`stdio-only` where every check \
 asks for HTTP), and only the maintainers know which. Compare it where it should select \
 checks, or accept the note in `lint.allow` with the reason.",
-        over(
-            &[arch(
+    over(
+        &[arch(
+            ALWAYS,
+            "applies_when: 'transport == \"dual\" or transport == \"HTTP/SSE\"'",
+        )],
+        LINT,
+    ),
+    over(
+        &[
+            arch(
                 ALWAYS,
                 "applies_when: 'transport == \"dual\" or transport == \"HTTP/SSE\"'",
-            )],
-            LINT,
-        ),
-        over(
-            &[
-                arch(
-                    ALWAYS,
-                    "applies_when: 'transport == \"dual\" or transport == \"HTTP/SSE\"'",
-                ),
-                fid(
-                    "applies_when: 'write_capable == false'",
-                    "applies_when: 'transport == \"stdio-only\"'",
-                ),
-            ],
-            LINT,
-        ),
+            ),
+            fid(
+                "applies_when: 'write_capable == false'",
+                "applies_when: 'transport == \"stdio-only\"'",
+            ),
+        ],
+        LINT,
     ),
-];
+)];

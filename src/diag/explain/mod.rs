@@ -267,6 +267,7 @@ pub fn all() -> impl Iterator<Item = &'static Explanation> {
         references::ROWS,
         expressions::ROWS,
         forms::EXPRESSION_ROWS,
+        expressions::VOCABULARY_ROWS,
         retired_rules::ROWS,
         audits::ROWS,
         documents::ROWS,
