@@ -285,10 +285,10 @@ impl Graph {
         }
     }
 
-    /// The graph after an edit of `check`'s body: the links and mentions written in its file
-    /// replace those it had; every other edge stands. Only for an edit that left every id,
-    /// the ledger, the rules and the documents as they were (any other edit builds the graph
-    /// again). The result has the edges and nodes [`Graph::build`] makes of the same
+    /// The graph after an edit of `check`'s file that kept its id (the body or any other
+    /// field): the links and mentions written in its file replace those it had; every other
+    /// edge stands. Only for an edit that left every id, the ledger, the rules and the
+    /// documents as they were (any other edit builds the graph again). The result has the edges and nodes [`Graph::build`] makes of the same
     /// catalogue (a missing id no edge names any more is dropped).
     pub fn replace_references(&mut self, cat: &Catalogue, check: &crate::model::Check) {
         let Some(from) = self.find(&Node::Check(check.id.clone())) else {

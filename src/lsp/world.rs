@@ -217,8 +217,11 @@ impl World {
         loaded.load_diagnostics.extend(fresh);
         loaded.load_diagnostics.sort();
         let body_only = matches!((&before, &after), (Some(b), Some(a)) if b == a && b.1.is_some());
+        // The graph reads a check's id, file and references only: while the id stands, an edit
+        // of any other field leaves every edge but the check's own references as they were.
+        let same_id = matches!((&before, &after), (Some(b), Some(a)) if b.0 == a.0);
         let cat = &loaded.catalogue;
-        match cat.check_by_file(&shown).filter(|_| body_only) {
+        match cat.check_by_file(&shown).filter(|_| same_id) {
             Some(c) => loaded.graph.replace_references(cat, c),
             None => loaded.graph = Graph::build(cat),
         }
