@@ -384,3 +384,31 @@ fn a_field_no_expression_reads_and_a_compatibility_catalogue_have_no_dead_values
     let f = Fixture::new("compat-de");
     assert_eq!(dead_values(&f.lint_json().0), []);
 }
+
+/// An example path naming a FIFO is refused as "not a regular file" at its line of
+/// catalogue.yaml; verify neither blocks on it nor reads it. Its clean twin is the silent
+/// fixture above.
+#[cfg(unix)]
+#[test]
+fn an_example_that_is_a_fifo_is_refused_without_blocking() {
+    let f = Fixture::new("compat-de-claims");
+    let fifo = f.root().join("beispiele/schulamt.profile.yaml");
+    std::fs::remove_file(&fifo).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo is needed for this test");
+    assert!(status.success(), "mkfifo is needed for this test");
+    let (v, code) = verify(&f);
+    let found = loud(&v);
+    // Refused as the declared example and as the profile the portfolio names for a server.
+    for want in [
+        ("AB001", "catalogue.yaml", 133),
+        ("AB510", "beispiele/portfolio.yaml", 19),
+    ] {
+        let want = (want.0.to_string(), want.1.to_string(), want.2);
+        assert!(found.contains(&want), "{want:?}: {v:#}");
+    }
+    assert!(v.to_string().contains("not a regular file"), "{v:#}");
+    assert_eq!(code, 1);
+}

@@ -49,18 +49,29 @@ pub fn declared_line(config: &Config, config_text: &str, path: &str) -> Option<u
 /// (`../README.md` in the repository that holds the catalogue) but never the repository
 /// (`fence`): a pull request that edits `catalogue.yaml` must not be able to make `verify`
 /// print `/proc/self/environ` into a CI log. A refused path is not opened at all.
-pub fn load(
+/// What a path declared in `catalogue.yaml` names, for its findings: `document` under `docs`.
+pub struct Declared {
+    pub what: &'static str,
+    pub keys: &'static str,
+}
+
+/// A file a path in `catalogue.yaml` names (a document, an example input): confined to the
+/// repository that holds the catalogue, a regular file (or its unsaved text), within the size
+/// limit, decoded. A refused or unreadable path is reported on `catalogue.yaml` (the loader
+/// adds the declaring line); a file too large, on the file itself.
+pub fn read_declared(
     root: &Path,
     fence: &Fence,
     path: &str,
-    ids: &IdRules<'_>,
+    declared: Declared,
     overlay: Option<&text::Overlay>,
-) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
+) -> Result<text::Text, Diagnostic> {
+    let Declared { what, keys } = declared;
     let full = fence.resolve(root, path).map_err(|e| {
         Diagnostic::new(
             &codes::PATH_REFUSED,
             format!(
-                "document path `{}` (docs, rules.tables or claims) {}",
+                "{what} path `{}` ({keys}) {}",
                 super::confine::shown_path(path),
                 e.reason("the repository that holds the catalogue")
             ),
@@ -68,32 +79,46 @@ pub fn load(
         .file(super::config::FILE_NAME)
         .help(codes::PATH_REFUSED.help)
     })?;
-    // Reported where the path is declared (the loader adds the line of catalogue.yaml).
-    let held = overlay.and_then(|o| o.get(&full));
-    let bytes = match held {
+    let bytes = match overlay.and_then(|o| o.get(&full)) {
         Some(t) => Ok(t.as_bytes().to_vec()),
         None => text::read_limited(&full),
     }
     .map_err(|e| {
-        Diagnostic::new(
-            &codes::UNREADABLE,
-            format!("cannot read document `{path}`: {e}"),
-        )
-        .file(super::config::FILE_NAME)
-        .help("correct the path in catalogue.yaml (docs, rules.tables or claims)")
+        Diagnostic::new(&codes::UNREADABLE, format!("cannot read {what} `{path}`: {e}"))
+            .file(super::config::FILE_NAME)
+            .help(format!("correct the path in catalogue.yaml ({keys})"))
     })?;
     if bytes.len() as u64 > text::MAX_FILE_BYTES {
         return Err(Diagnostic::new(
             &codes::FILE_TOO_LARGE,
             format!(
-                "document `{path}` is over the limit of {} bytes",
+                "{what} `{path}` is over the limit of {} bytes",
                 text::MAX_FILE_BYTES
             ),
         )
         .file(path)
         .help(codes::FILE_TOO_LARGE.help));
     }
-    let t = text::decode(path, bytes)?;
+    text::decode(path, bytes)
+}
+
+pub fn load(
+    root: &Path,
+    fence: &Fence,
+    path: &str,
+    ids: &IdRules<'_>,
+    overlay: Option<&text::Overlay>,
+) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
+    let t = read_declared(
+        root,
+        fence,
+        path,
+        Declared {
+            what: "document",
+            keys: "docs, rules.tables or claims",
+        },
+        overlay,
+    )?;
     let outline = markdown::outline(&t.text, 1, path, ids, None);
     Ok((
         Document {

@@ -3,8 +3,9 @@
 //! `verify` can hold them to the profile schema and show their lines.
 
 use super::confine::Fence;
+use super::docs::{read_declared, Declared};
 use super::text;
-use crate::diag::{codes, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::model::Config;
 use std::path::Path;
 
@@ -38,7 +39,7 @@ pub fn load(
                 });
             }
             // A refused or unreadable path is a defect of the line that declares it.
-            Err(d) if d.file.is_none() => diags.push(d.file(super::config::FILE_NAME).at(line, 1)),
+            Err(d) if d.file.as_deref() == Some(super::config::FILE_NAME) => diags.push(d.at(line, 1)),
             Err(d) => diags.push(d),
         }
     }
@@ -51,38 +52,10 @@ fn one(
     path: &str,
     overlay: Option<&text::Overlay>,
 ) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
-    let full = fence.resolve(root, path).map_err(|e| {
-        Diagnostic::new(
-            &codes::PATH_REFUSED,
-            format!(
-                "example path `{}` (examples) {}",
-                super::confine::shown_path(path),
-                e.reason("the repository that holds the catalogue")
-            ),
-        )
-        .help(codes::PATH_REFUSED.help)
-    })?;
-    let bytes = match overlay.and_then(|o| o.get(&full)) {
-        Some(t) => Ok(t.as_bytes().to_vec()),
-        None => text::read_limited(&full),
-    }
-    .map_err(|e| {
-        Diagnostic::new(
-            &codes::UNREADABLE,
-            format!("cannot read example `{path}`: {e}"),
-        )
-        .help("correct the path in catalogue.yaml (examples)")
-    })?;
-    if bytes.len() as u64 > text::MAX_FILE_BYTES {
-        return Err(Diagnostic::new(
-            &codes::FILE_TOO_LARGE,
-            format!(
-                "example `{path}` is over the limit of {} bytes",
-                text::MAX_FILE_BYTES
-            ),
-        )
-        .help(codes::FILE_TOO_LARGE.help));
-    }
-    let t = text::decode(path, bytes)?;
+    let declared = Declared {
+        what: "example",
+        keys: "examples",
+    };
+    let t = read_declared(root, fence, path, declared, overlay)?;
     Ok((t.text, t.notes))
 }
