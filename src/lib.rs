@@ -42,6 +42,7 @@ internal!(
     load,
     lsp,
     maintain,
+    par,
     probe,
     render,
     select,

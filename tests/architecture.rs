@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 /// layer may not use each other.
 const LAYERS: &[(&str, &[&str])] = &[
     (
-        "leaves: text helpers and the diagnostic type",
-        &["text", "diag"],
+        "leaves: text helpers, the diagnostic type, when to work in parallel",
+        &["text", "diag", "par"],
     ),
     ("the applies_when language", &["dsl"]),
     ("the model and the facts of the format", &["model"]),

@@ -40,3 +40,33 @@ fn a_fatal_error_without_a_cause_has_no_cause_line() {
     assert!(err.starts_with("auditbook: error: "), "{err}");
     assert!(!err.contains("caused by"), "{err}");
 }
+
+#[test]
+fn a_catalogue_that_cannot_be_loaded_keeps_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    // Not a snapshot: the JSON parser's own message (with its line and column) is the cause.
+    let old = dir.path().join("stand-alt.json");
+    std::fs::write(&old, "{ \"checks\": [ nicht json\n").unwrap();
+    let out = auditbook()
+        .arg("diff")
+        .arg(&old)
+        .arg(fixture_dir("clean"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("auditbook: error: `") && l.contains("stand-alt.json"))
+        .unwrap_or_else(|| panic!("no error line in:\n{err}"));
+    assert!(
+        lines[at].ends_with("nor a snapshot written by `auditbook snapshot`"),
+        "{err}"
+    );
+    let cause = lines.get(at + 1).copied().unwrap_or_default();
+    assert!(
+        cause.starts_with("auditbook:   caused by: ") && cause.contains("line 1 column"),
+        "the parser's cause is missing:\n{err}"
+    );
+}

@@ -6,7 +6,6 @@ use super::profile::Profile;
 use crate::dsl::{self, EvalError};
 use crate::model::config::BaselineConfig;
 use crate::model::{Catalogue, Check};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -163,35 +162,32 @@ struct PreparedCheck<'c> {
 
 impl<'c> Prepared<'c> {
     pub fn new(cat: &'c Catalogue) -> Prepared<'c> {
-        let checks = cat
-            .checks_by_id()
-            .into_par_iter()
-            .map(|c| match dsl::parse(&c.applies_when) {
-                Ok(expr) => {
-                    let mut reads: Vec<String> = expr.paths().iter().map(|p| p.dotted()).collect();
-                    reads.sort();
-                    reads.dedup();
-                    let shown = expr.to_string();
-                    PreparedCheck {
-                        check: c,
-                        expr: Ok(expr),
-                        reads,
-                        shown,
-                    }
-                }
-                Err(e) => PreparedCheck {
+        let by_id = cat.checks_by_id();
+        let checks = crate::par::map(&by_id, |&c| match dsl::parse(&c.applies_when) {
+            Ok(expr) => {
+                let mut reads: Vec<String> = expr.paths().iter().map(|p| p.dotted()).collect();
+                reads.sort();
+                reads.dedup();
+                let shown = expr.to_string();
+                PreparedCheck {
                     check: c,
-                    expr: Err(format!(
-                        "applies_when `{}` does not parse at column {}: {}",
-                        c.applies_when,
-                        e.span.column(&c.applies_when),
-                        e.message
-                    )),
-                    reads: Vec::new(),
-                    shown: String::new(),
-                },
-            })
-            .collect();
+                    expr: Ok(expr),
+                    reads,
+                    shown,
+                }
+            }
+            Err(e) => PreparedCheck {
+                check: c,
+                expr: Err(format!(
+                    "applies_when `{}` does not parse at column {}: {}",
+                    c.applies_when,
+                    e.span.column(&c.applies_when),
+                    e.message
+                )),
+                reads: Vec::new(),
+                shown: String::new(),
+            },
+        });
         Prepared {
             checks,
             baselines: cat.config.baselines(),
@@ -208,24 +204,20 @@ pub fn compute(cat: &Catalogue, profile: &Profile) -> Applicability {
 pub fn compute_with(prepared: &Prepared<'_>, profile: &Profile) -> Applicability {
     let b = &prepared.baselines;
     // Independent per check; `collect` keeps id order, so scheduling never shows.
-    let entries = prepared
-        .checks
-        .par_iter()
-        .map(|p| {
-            let c = p.check;
-            let (status, reason, reads) = decide(b, p, profile);
-            Entry {
-                id: c.id.to_string(),
-                status,
-                reason,
-                category: c.category.to_string(),
-                severity: c.severity.to_string(),
-                adoption: c.adoption.as_str(),
-                title: c.title.clone(),
-                reads,
-            }
-        })
-        .collect();
+    let entries = crate::par::map(&prepared.checks, |p| {
+        let c = p.check;
+        let (status, reason, reads) = decide(b, p, profile);
+        Entry {
+            id: c.id.to_string(),
+            status,
+            reason,
+            category: c.category.to_string(),
+            severity: c.severity.to_string(),
+            adoption: c.adoption.as_str(),
+            title: c.title.clone(),
+            reads,
+        }
+    });
     Applicability { entries }
 }
 

@@ -11,15 +11,7 @@ fn snapshot_of(path: &Path) -> Result<Snapshot, Failure> {
         let loaded = crate::load::load(path)?;
         return Ok(crate::snapshot::take(&loaded.catalogue));
     }
-    let text = crate::load::text::read_limited(path)
-        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
-        .map_err(Failure::io(format!("cannot read `{}`", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| {
-        Failure::Message(format!(
-            "`{}` is neither a catalogue directory nor a snapshot written by `auditbook snapshot`: {e}",
-            path.display()
-        ))
-    })
+    Ok(crate::load::claims_file::read_snapshot(path)?)
 }
 
 pub fn run(cli: &Cli, args: &DiffArgs) -> Result<u8, Failure> {

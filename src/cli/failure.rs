@@ -31,6 +31,9 @@ pub enum Failure {
         #[source]
         source: tera::Error,
     },
+    /// The catalogue could not be loaded at all; its own cause, if any, follows.
+    #[error(transparent)]
+    Load(#[from] crate::load::Fatal),
     /// Output went to a pipe that was closed early: the run ends quietly (see `output`).
     #[error("standard output was closed by its reader")]
     PipeClosed,
@@ -72,12 +75,6 @@ impl Failure {
             cause = c.source();
         }
         out
-    }
-}
-
-impl From<crate::load::Fatal> for Failure {
-    fn from(e: crate::load::Fatal) -> Self {
-        Failure::Message(e.0)
     }
 }
 

@@ -6,21 +6,16 @@ use crate::dsl;
 use crate::model::Check;
 #[cfg(any(test, feature = "internals"))]
 use crate::model::Catalogue;
-#[cfg(any(test, feature = "internals"))]
-use rayon::prelude::*;
 
 pub use crate::dsl::analysis::code_for;
 
 #[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let schema = cat.config.profile_schema();
-    // Typing and constant analysis are independent per check: spread them over the cores.
-    // `collect` keeps check order, and the caller sorts, so scheduling never shows.
-    let per_check: Vec<Vec<Diagnostic>> = cat
-        .checks
-        .par_iter()
-        .map(|c| check_one(c, schema.as_ref()))
-        .collect();
+    // Typing and constant analysis are independent per check: spread over the cores when
+    // there are many. `collect` keeps check order, and the caller sorts, so scheduling never shows.
+    let per_check: Vec<Vec<Diagnostic>> =
+        crate::par::map(&cat.checks, |c| check_one(c, schema.as_ref()));
     per_check.into_iter().flatten().collect()
 }
 

@@ -10,7 +10,6 @@ use crate::load::link_dest::{self, Dest};
 use crate::load::markdown::LinkRules;
 use crate::load::{anchors, frontmatter, text};
 use crate::model::{Catalogue, Check, LocalLink};
-use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -41,19 +40,16 @@ pub fn of_checks(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
         return vec![Vec::new(); checks.len()];
     }
     let follow = Follow::new(cat);
-    checks
-        .par_iter()
-        .map(|c| {
-            let s = Source {
-                file: &c.file,
-                links: &c.links,
-            };
-            s.links
-                .iter()
-                .filter_map(|l| follow.judge(&s, l, Sources::ChecksAndRules))
-                .collect()
-        })
-        .collect()
+    crate::par::map(checks, |c| {
+        let s = Source {
+            file: &c.file,
+            links: &c.links,
+        };
+        s.links
+            .iter()
+            .filter_map(|l| follow.judge(&s, l, Sources::ChecksAndRules))
+            .collect()
+    })
 }
 
 /// The links of the rule files alone (the share of `Sources::ChecksAndRules` that is not
@@ -71,11 +67,11 @@ fn follow_all(cat: &Catalogue, sources: Vec<Source<'_>>, which: Sources) -> Vec<
         return Vec::new();
     }
     let follow = Follow::new(cat);
-    // Files are independent: judge them on all cores; the order stays the sources' order.
-    sources
-        .par_iter()
-        .flat_map_iter(|s| s.links.iter().filter_map(|l| follow.judge(s, l, which)))
-        .collect()
+    // Files are independent: judged on all cores when there are many; the order stays the
+    // sources' order.
+    crate::par::flat_map(&sources, |s| {
+        s.links.iter().filter_map(|l| follow.judge(s, l, which))
+    })
 }
 
 fn sources(cat: &Catalogue, which: Sources) -> Vec<Source<'_>> {

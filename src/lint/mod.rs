@@ -17,7 +17,6 @@ pub mod vocabulary;
 use crate::diag::{self, codes, Diagnostic};
 use crate::graph::Graph;
 use crate::model::{Catalogue, Check, Mode};
-use rayon::prelude::*;
 
 /// Every lint pass over the catalogue, sorted. Accepted findings are the ledger's business
 /// (`session::ledger`), which covers every stage alike.
@@ -38,16 +37,13 @@ pub fn per_check(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
     let schema = cat.config.profile_schema();
     // Typing an expression is the costly part: spread the checks over the cores. `collect`
     // keeps their order, and the caller sorts, so scheduling never shows.
-    let mut own: Vec<Vec<Diagnostic>> = checks
-        .par_iter()
-        .map(|c| {
-            let mut out = ids::one(cat, &id_re, c);
-            out.extend(sections::one(cat, c));
-            out.extend(applies_when::check_one(c, schema.as_ref()));
-            out.extend(quoting::one(c));
-            out
-        })
-        .collect();
+    let mut own: Vec<Vec<Diagnostic>> = crate::par::map(checks, |c| {
+        let mut out = ids::one(cat, &id_re, c);
+        out.extend(sections::one(cat, c));
+        out.extend(applies_when::check_one(c, schema.as_ref()));
+        out.extend(quoting::one(c));
+        out
+    });
     for (list, links) in own.iter_mut().zip(links::of_checks(cat, checks)) {
         list.extend(links);
     }

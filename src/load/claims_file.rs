@@ -58,9 +58,9 @@ pub fn load(
     let file = claims
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
-        .ok_or_else(|| Fatal(format!("`{}` names no file", claims.display())))?;
+        .ok_or_else(|| Fatal::new(format!("`{}` names no file", claims.display())))?;
     if !claims.is_file() {
-        return Err(Fatal(format!(
+        return Err(Fatal::new(format!(
             "claims file `{}` does not exist or is not a file",
             claims.display()
         )));
@@ -227,14 +227,12 @@ fn empty(root: &Path) -> Catalogue {
 /// A snapshot file as `auditbook snapshot` writes it.
 pub fn read_snapshot(path: &Path) -> Result<crate::snapshot::Snapshot, Fatal> {
     let bytes = text::read_limited(path)
-        .map_err(|e| Fatal(format!("cannot read `{}`: {e}", path.display())))?;
-    let t = text::decode(&path.display().to_string(), bytes).map_err(|d| Fatal(d.message))?;
-    serde_json::from_str(&t.text).map_err(|e| {
-        Fatal(format!(
-            "`{}` is neither a catalogue directory nor a snapshot written by `auditbook snapshot`: {e}",
-            path.display()
-        ))
-    })
+        .map_err(Fatal::caused(format!("cannot read `{}`", path.display())))?;
+    let t = text::decode(&path.display().to_string(), bytes).map_err(|d| Fatal::new(d.message))?;
+    serde_json::from_str(&t.text).map_err(Fatal::caused(format!(
+        "`{}` is neither a catalogue directory nor a snapshot written by `auditbook snapshot`",
+        path.display()
+    )))
 }
 
 /// The line of a top-level key of `claims.yaml` (1 when it cannot be found).

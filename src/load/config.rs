@@ -288,7 +288,7 @@ fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
 fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     if let Some(p) = &config.id_pattern {
-        if let Err(e) = Regex::new(p) {
+        if let Err(e) = super::compiled(p) {
             diags.push(bad_value(
                 text,
                 "id_pattern",
@@ -406,7 +406,7 @@ fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
     };
     let mut diags = Vec::new();
     if let Some(p) = &rs.house_practice {
-        if let Err(e) = Regex::new(p) {
+        if let Err(e) = super::compiled(p) {
             diags.push(
                 bad_value(
                     text,

@@ -27,18 +27,52 @@ pub mod yaml_tags;
 use crate::diag::Diagnostic;
 use crate::model::{Catalogue, Config, Mode};
 use markdown::IdRules;
-use rayon::prelude::*;
 use regex::Regex;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The engine could not do its job at all (exit code 2).
-#[derive(Debug)]
-pub struct Fatal(pub String);
+/// The engine could not do its job at all (exit code 2): what failed, and the error
+/// underneath it when there is one (printed as `caused by:`).
+#[derive(Debug, thiserror::Error)]
+#[error("{what}")]
+pub struct Fatal {
+    what: String,
+    #[source]
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
 
-impl std::fmt::Display for Fatal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl Fatal {
+    /// A failure its message describes in full.
+    pub fn new(what: impl Into<String>) -> Fatal {
+        Fatal {
+            what: what.into(),
+            source: None,
+        }
+    }
+
+    /// `map_err(Fatal::caused("cannot read `x`"))`: the error becomes the cause.
+    pub fn caused<E>(what: impl Into<String>) -> impl FnOnce(E) -> Fatal
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let what = what.into();
+        move |e| Fatal {
+            what,
+            source: Some(Box::new(e)),
+        }
+    }
+
+    /// The message and its causes on one line (`what: cause: …`), for a place that shows
+    /// one line, such as an editor's status.
+    pub fn one_line(&self) -> String {
+        let mut out = self.what.clone();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            out.push_str(": ");
+            out.push_str(&c.to_string());
+            cause = c.source();
+        }
+        out
     }
 }
 
@@ -63,9 +97,29 @@ pub fn default_root() -> PathBuf {
 
 /// The catalogue's id pattern, compiled; an invalid one (already reported) falls back to the default.
 pub fn id_regex(config: &Config) -> Regex {
-    Regex::new(config.id_pattern())
-        .or_else(|_| Regex::new(crate::model::config::DEFAULT_ID_PATTERN))
+    compiled(config.id_pattern())
+        .or_else(|_| compiled(crate::model::config::DEFAULT_ID_PATTERN))
         .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
+}
+
+/// `pattern` compiled, once per process. Validating `catalogue.yaml`, loading, linting and the
+/// language server each need the same few patterns, and compiling one costs more than reading
+/// a small catalogue's frontmatter (a `Regex` clone shares the compiled program).
+pub fn compiled(pattern: &str) -> Result<Regex, regex::Error> {
+    static COMPILED: std::sync::Mutex<Vec<(String, Regex)>> = std::sync::Mutex::new(Vec::new());
+    let mut cache = COMPILED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, re)) = cache.iter().find(|(p, _)| p == pattern) {
+        return Ok(re.clone());
+    }
+    let re = Regex::new(pattern)?;
+    // A language server may see many patterns over a day of edits; keep the last few.
+    if cache.len() >= 8 {
+        cache.remove(0);
+    }
+    cache.push((pattern.to_string(), re.clone()));
+    Ok(re)
 }
 
 /// How much of what it reads loading keeps, and what it reads in place of the disk.
@@ -192,9 +246,7 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
     let categories = phases::categories_of(mode, &declared, &checks);
     let ids = derived.id_rules(&categories);
     if body_rules.is_none() {
-        checks
-            .par_iter_mut()
-            .for_each(|c| attach(c, &ids, &source_rules, options));
+        crate::par::for_each_mut(&mut checks, |c| attach(c, &ids, &source_rules, options));
     }
     let (documents, document_diagnostics) =
         phases::read_documents(root, &mut config, &ids, options, &mut sources);

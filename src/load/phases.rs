@@ -1,5 +1,5 @@
 //! The phases of loading a catalogue, in the order `load_with` runs them: `catalogue.yaml`,
-//! the check files (on all cores), the manifest, the declared documents, the rules. Each
+//! the check files (on all cores when there are many), the manifest, the declared documents, the rules. Each
 //! phase adds its findings and the texts it read to what the caller collects.
 
 use super::markdown::IdRules;
@@ -41,7 +41,7 @@ impl Derived {
             baselines: config.baselines(),
             house_practice: config
                 .house_practice_pattern()
-                .and_then(|p| Regex::new(p).ok()),
+                .and_then(|p| super::compiled(p).ok()),
             dir_name: Path::new(config.checks_dir())
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -81,13 +81,16 @@ impl Derived {
 /// Not a directory, or one that cannot be listed: the engine cannot do its job (exit 2),
 /// which is not the same as a catalogue with findings (exit 1).
 pub(super) fn check_root(root: &Path) -> Result<(), super::Fatal> {
-    if !root.is_dir() || std::fs::read_dir(root).is_err() {
-        return Err(super::Fatal(format!(
-            "catalogue root `{}` is not a readable directory",
-            root.display()
-        )));
+    let what = format!(
+        "catalogue root `{}` is not a readable directory",
+        root.display()
+    );
+    if !root.is_dir() {
+        return Err(super::Fatal::new(what));
     }
-    Ok(())
+    std::fs::read_dir(root)
+        .map(drop)
+        .map_err(super::Fatal::caused(what))
 }
 
 /// `catalogue.yaml`, or the compatibility layout when there is none.
@@ -209,13 +212,15 @@ pub(super) fn read_checks(
     };
     // Checks are collected straight into their own vector (no second copy of every check
     // while merging).
-    let (typed, rest): (Vec<Option<Check>>, Vec<FileRest>) = files
-        .par_iter()
-        .map(|name| {
-            let path = checks_dir.join(name);
-            load_check_file(root, &path, id_re, vocab, body_rules, options)
-        })
-        .unzip();
+    let one = |name: &std::ffi::OsString| {
+        let path = checks_dir.join(name);
+        load_check_file(root, &path, id_re, vocab, body_rules, options)
+    };
+    let (typed, rest): (Vec<Option<Check>>, Vec<FileRest>) = if crate::par::worth(files.len()) {
+        files.par_iter().map(one).unzip()
+    } else {
+        files.iter().map(one).unzip()
+    };
     // `filter_map` over the vector's own iterator collects in place (an `Option<Check>` is
     // the size of a `Check`), so the checks are never held twice.
     #[allow(clippy::filter_map_identity)]

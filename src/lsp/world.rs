@@ -169,7 +169,7 @@ impl World {
         };
         match crate::load::load_with(&self.root, options) {
             Err(e) => {
-                self.fatal = Some(e.0);
+                self.fatal = Some(e.one_line());
                 self.loaded = None;
             }
             Ok(l) => {
