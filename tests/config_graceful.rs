@@ -77,6 +77,25 @@ fn a_type_error_drops_only_that_key() {
 }
 
 #[test]
+fn a_syntax_error_early_in_the_file_leaves_the_lines_of_later_keys() {
+    // The YAML parser stops at an unterminated quote; the keys after it still have their
+    // lines, because positions are read key by key once the whole file is rejected.
+    let f = Fixture::shipped();
+    f.edit("catalogue.yaml", "  - prefix: ARCH", "  - prefix: \"ARCH");
+    f.edit("catalogue.yaml", "extra_fields: []", "extra_fields: 7");
+    let (v, code) = f.lint_json();
+    assert_eq!(code, 1);
+    let loud: Vec<_> = loud_in(&v)
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_string(), d["line"].as_u64()))
+        .collect();
+    assert!(
+        loud.contains(&("AB120".to_string(), Some(65))),
+        "the type error keeps its line after an earlier syntax error: {v:#}"
+    );
+}
+
+#[test]
 fn unreadable_and_outside_documents_are_verify_errors() {
     let f = Fixture::new("clean");
     let base = f.read("catalogue.yaml");

@@ -15,12 +15,9 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let config_file = crate::load::config::FILE_NAME;
     // The `where:` line, so the finding sits on the expression it is about.
     let line = cat
-        .sources
-        .get(config_file)
-        .and_then(|t| {
-            let lines = crate::load::yaml_lines::key_lines(t);
-            crate::load::yaml_lines::line_of(&lines, "require_sources.where")
-        })
+        .config
+        .positions
+        .line_of("require_sources.where")
         .unwrap_or_else(|| crate::graph::config_line(cat, "require_sources:"));
     let selected: BTreeSet<&str> =
         match crate::select::compile(cat, &rs.selection, "require_sources.where") {

@@ -113,6 +113,7 @@ pub fn load(
     // Every document the file names is read, report claims' documents included.
     let mut all = config.clone();
     all.claims.extend(report_claims.iter().cloned());
+    let positions = crate::model::config::KeyLines(super::yaml_lines::key_lines(&claims_text));
 
     let id_re = super::id_regex(&config);
     let dir_name = Path::new(config.checks_dir())
@@ -147,7 +148,7 @@ pub fn load(
             }
             Err(mut d) => {
                 if d.file.as_deref() == Some(config::FILE_NAME) {
-                    if let Some(line) = docs::declared_line(&all, &claims_text, &path) {
+                    if let Some(line) = docs::declared_line(&all, &positions, &path) {
                         d = d.at(line, 1);
                     }
                 }

@@ -47,16 +47,24 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     };
     // The common case: the whole file is right.
     let whole = serde_yaml::from_str::<Config>(text);
-    let (config, mut diags) = match whole {
-        Ok(c) => (c, Vec::new()),
+    let (config, mut diags, lines) = match whole {
+        Ok(c) => (c, Vec::new(), super::yaml_lines::key_lines(text)),
         Err(e) => match blocks(text) {
-            Some(blocks) => salvage(text, &blocks),
+            Some(blocks) => {
+                let lines = block_lines(&blocks);
+                let (c, d) = salvage(&blocks, &lines);
+                (c, d, lines)
+            }
             // No `key:` lines at column 0 (a flow mapping, a list): nothing to salvage.
-            None => (Config::default(), vec![config_error(&e, 1)]),
+            None => (
+                Config::default(),
+                vec![config_error(&e, 1)],
+                super::yaml_lines::key_lines(text),
+            ),
         },
     };
     let mut config = config;
-    config.positions = crate::model::config::KeyLines(super::yaml_lines::key_lines(text));
+    config.positions = crate::model::config::KeyLines(lines);
     diags.extend(validate(&config, text));
     diags.extend(tagged);
     (config, diags)
@@ -105,13 +113,27 @@ fn blocks(text: &str) -> Option<Vec<Block<'_>>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// Key positions of a file the parser rejects, top-level key by key: a syntax error in one
+/// key's lines leaves the positions of every other key (the parser stops at its first error).
+fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for b in blocks {
+        for (path, line) in super::yaml_lines::key_lines(&b.text) {
+            out.entry(path).or_insert(line + b.line - 1);
+        }
+    }
+    out
+}
+
 /// Every key read on its own: the unknown, the repeated and the malformed are reported and
 /// left out; the rest make the configuration.
-fn salvage(text: &str, blocks: &[Block<'_>]) -> (Config, Vec<Diagnostic>) {
+fn salvage(
+    blocks: &[Block<'_>],
+    key_lines: &std::collections::BTreeMap<String, usize>,
+) -> (Config, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut kept = serde_yaml::Mapping::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
-    let key_lines = super::yaml_lines::key_lines(text);
     for b in blocks {
         let at = |d: Diagnostic| d.file(FILE_NAME).at(b.line, 1).width(b.key.chars().count());
         if !TOP_LEVEL_KEYS.contains(&b.key) {
@@ -153,7 +175,7 @@ fn salvage(text: &str, blocks: &[Block<'_>]) -> (Config, Vec<Diagnostic>) {
                     }
                     Err(e) => {
                         let first = config_error(&e, b.line);
-                        let (value, found) = salvage_items(b.key, value, first, &key_lines);
+                        let (value, found) = salvage_items(b.key, value, first, key_lines);
                         diags.extend(found);
                         if let Some(v) = value {
                             kept.insert(b.key.into(), v);

@@ -29,9 +29,12 @@ pub fn declared(config: &Config) -> Vec<String> {
 
 /// The line of `catalogue.yaml` where `path` is declared: the first `claims[i].doc` or
 /// `rules.tables[i].doc` naming it, else the `docs` key.
-pub fn declared_line(config: &Config, config_text: &str, path: &str) -> Option<usize> {
-    let lines = super::yaml_lines::key_lines(config_text);
-    let at = |key: String| super::yaml_lines::line_of(&lines, &key);
+pub fn declared_line(
+    config: &Config,
+    positions: &crate::model::config::KeyLines,
+    path: &str,
+) -> Option<usize> {
+    let at = |key: String| positions.line_of(&key);
     if let Some(i) = config.claims.iter().position(|c| c.doc == path) {
         return at(format!("claims[{i}].doc"));
     }

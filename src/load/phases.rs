@@ -328,8 +328,7 @@ pub(super) fn read_documents(
             }
             Err(mut d) => {
                 if d.file.as_deref() == Some(config::FILE_NAME) {
-                    let text = sources.get(config::FILE_NAME).cloned().unwrap_or_default();
-                    if let Some(line) = docs::declared_line(config, &text, &path) {
+                    if let Some(line) = docs::declared_line(config, &config.positions, &path) {
                         d = d.at(line, 1);
                     }
                 }

@@ -1,149 +1,103 @@
 //! Where each key of a YAML or JSON data file sits, so findings in user input (profiles,
-//! results, portfolios) carry a line. serde_yaml keeps no positions on values, and a finding
-//! without a line in a 500-line results file is one nobody can act on.
+//! results, portfolios, `catalogue.yaml`) carry a line. serde_yaml keeps no positions on
+//! values, and a finding without a line in a 500-line results file is one nobody can act on.
 //!
-//! This is a line scanner, not a parser: the file has already been parsed, so it only has to
-//! agree with the parser on well-formed input. Paths are dotted (`data_source.is_swiss_open_data`),
-//! sequence items are `[i]` (`servers[1].name`).
+//! The positions come from a YAML parser that reports them (yaml-rust2's event parser and its
+//! markers), not from a scanner of our own: block and flow style, JSON, quoted keys, block
+//! scalars and comments are the library's to tell apart. Paths are dotted
+//! (`data_source.is_swiss_open_data`), sequence items are `[i]` (`servers[1].name`). The file
+//! has been parsed for its values already; on input the parser rejects, the keys before the
+//! error keep their lines.
 
 use std::collections::BTreeMap;
+use yaml_rust2::parser::{Event, Parser};
 
-#[derive(Debug)]
-struct Frame {
-    indent: usize,
-    path: String,
-    /// A `- ` item (its children sit deeper than the dash).
-    item: bool,
-    /// Items seen so far directly under this frame.
-    items: usize,
-    /// The key's value opened a JSON array (`"servers": [`): `{` lines below are items.
-    array: bool,
+/// An open mapping or sequence, with the path of the node it is.
+struct Open {
+    /// `None` inside a node that has no path (a mapping used as a key).
+    path: Option<String>,
+    kind: Kind,
 }
 
-/// Every key path in `text`, mapped to the 1-based line where it is written.
+enum Kind {
+    /// A mapping, waiting for a key (`None`) or for the value of the key read (`Some`; a
+    /// complex key, a mapping or sequence used as a key, has no name).
+    Map { value_of: Option<Option<String>> },
+    /// A sequence and the index of its next item.
+    Seq { next: usize },
+}
+
+/// Every key path in `text`, mapped to the 1-based line where it is written (the first time,
+/// if a path repeats).
 pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
-    let mut scan = KeyScan::default();
-    for (i, raw) in text.split('\n').enumerate() {
-        scan.line(i + 1, raw);
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut parser = Parser::new_from_str(text);
+    while let Ok((event, mark)) = parser.next_token() {
+        let line = mark.line();
+        match event {
+            Event::StreamEnd => break,
+            Event::DocumentStart => stack.clear(),
+            Event::Scalar(value, ..) => {
+                if let Some(Open {
+                    path,
+                    kind: Kind::Map { value_of: pending @ None },
+                }) = stack.last_mut()
+                {
+                    // A key: its value follows.
+                    if let Some(base) = path {
+                        out.entry(join(base, &value)).or_insert(line);
+                    }
+                    *pending = Some(Some(value));
+                } else {
+                    node(&mut stack, line, &mut out);
+                }
+            }
+            Event::Alias(_) => {
+                node(&mut stack, line, &mut out);
+            }
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                let path = node(&mut stack, line, &mut out);
+                let kind = match event {
+                    Event::MappingStart(..) => Kind::Map { value_of: None },
+                    _ => Kind::Seq { next: 0 },
+                };
+                stack.push(Open { path, kind });
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                stack.pop();
+            }
+            _ => {}
+        }
     }
-    scan.out
+    out
 }
 
-/// The scanner's state between lines: the open mappings and items, and whether a block
-/// scalar is running.
-#[derive(Default)]
-struct KeyScan {
-    out: BTreeMap<String, usize>,
-    stack: Vec<Frame>,
-    /// Lines deeper than this indent belong to a block scalar (`key: |`) and hold no keys.
-    block_scalar: Option<usize>,
-}
-
-impl KeyScan {
-    fn line(&mut self, line: usize, raw: &str) {
-        let indent = raw.chars().take_while(|c| *c == ' ').count();
-        let content = raw.get(indent..).unwrap_or("").trim_end();
-        if content.is_empty() || content.starts_with('#') {
-            return;
-        }
-        if let Some(bi) = self.block_scalar {
-            if indent > bi {
-                return;
+/// A value node starts at `line` (a scalar, an alias, a mapping or a sequence): the path it
+/// has in its parent, which it consumes — a mapping's pending key, a sequence's next index (the
+/// item's line recorded). A node where a mapping expects a key is a complex key and has none.
+fn node(stack: &mut [Open], line: usize, out: &mut BTreeMap<String, usize>) -> Option<String> {
+    let Some(parent) = stack.last_mut() else {
+        return Some(String::new());
+    };
+    let base = parent.path.as_deref();
+    match &mut parent.kind {
+        Kind::Map { value_of } => match value_of.take() {
+            Some(key) => Some(join(base?, &key?)),
+            None => {
+                // A complex key: its value comes next, and neither has a path.
+                *value_of = Some(None);
+                None
             }
-            self.block_scalar = None;
+        },
+        Kind::Seq { next } => {
+            let path = format!("{}[{next}]", base?);
+            *next += 1;
+            out.entry(path.clone()).or_insert(line);
+            Some(path)
         }
-        if content == "---" || content == "..." {
-            self.stack.clear();
-            return;
-        }
-        let mut col = indent;
-        let mut rest = content;
-        // A sequence item: `- value` or `- key: value`, or a `{` line inside a JSON array.
-        let dash = rest == "-" || rest.starts_with("- ");
-        let json_item = rest.starts_with('{')
-            && self
-                .stack
-                .iter()
-                .rev()
-                .find(|f| f.indent < col)
-                .is_some_and(|f| f.array);
-        if dash || json_item {
-            let path = self.item(col, line);
-            if json_item {
-                scan_flow(rest, &path, line, &mut self.out);
-                return;
-            }
-            let after = rest.get(1..).unwrap_or("");
-            let skip = after.chars().take_while(|c| *c == ' ').count();
-            col += 1 + skip;
-            rest = after.get(skip..).unwrap_or("");
-            if rest.starts_with('{') {
-                scan_flow(rest, &path, line, &mut self.out);
-                return;
-            }
-        }
-        self.key(rest, col, line);
-    }
-
-    /// Open a sequence item at `col`; its path is the parent's with the item's index.
-    fn item(&mut self, col: usize, line: usize) -> String {
-        while self
-            .stack
-            .last()
-            .is_some_and(|f| f.indent > col || (f.indent == col && f.item))
-        {
-            self.stack.pop();
-        }
-        let (base, index) = match self.stack.last_mut() {
-            Some(p) => {
-                p.items += 1;
-                (p.path.clone(), p.items - 1)
-            }
-            None => (String::new(), 0),
-        };
-        let path = format!("{base}[{index}]");
-        self.out.entry(path.clone()).or_insert(line);
-        self.stack.push(Frame {
-            indent: col,
-            path: path.clone(),
-            item: true,
-            items: 0,
-            array: false,
-        });
-        path
-    }
-
-    /// A `key: value` at `col`, if `rest` holds one.
-    fn key(&mut self, rest: &str, col: usize, line: usize) {
-        let Some((key, value)) = split_key(rest) else {
-            return;
-        };
-        while self.stack.last().is_some_and(|f| f.indent >= col) {
-            self.stack.pop();
-        }
-        let path = match self.stack.last() {
-            Some(p) => join(&p.path, &key),
-            None => key,
-        };
-        self.out.entry(path.clone()).or_insert(line);
-        let value = value.trim();
-        if value.starts_with('{') {
-            scan_flow(value, &path, line, &mut self.out);
-        }
-        if value.starts_with('|') || value.starts_with('>') {
-            self.block_scalar = Some(col);
-        }
-        self.stack.push(Frame {
-            indent: col,
-            path,
-            item: false,
-            items: 0,
-            array: value.starts_with('['),
-        });
     }
 }
-
-pub use crate::model::config::line_of;
 
 fn join(base: &str, key: &str) -> String {
     if base.is_empty() {
@@ -153,157 +107,7 @@ fn join(base: &str, key: &str) -> String {
     }
 }
 
-/// `key: value` (plain, single- or double-quoted key) into the key and the rest of the line.
-fn split_key(s: &str) -> Option<(String, &str)> {
-    let first = s.chars().next()?;
-    if first == '"' || first == '\'' {
-        let (key, end) = quoted(s, first)?;
-        let rest = s.get(end..)?.trim_start();
-        let value = rest.strip_prefix(':')?;
-        return Some((key, value));
-    }
-    if matches!(
-        first,
-        '-' | '[' | '{' | '}' | ']' | '#' | '&' | '*' | '!' | '|' | '>' | '?'
-    ) {
-        return None;
-    }
-    let mut search = 0;
-    loop {
-        let at = search + s.get(search..)?.find(':')?;
-        let after = s.get(at + 1..)?;
-        if after.is_empty() || after.starts_with(' ') || after.starts_with('\t') {
-            let key = s.get(..at)?.trim_end();
-            if key.is_empty() || key.contains(" #") {
-                return None;
-            }
-            return Some((key.to_string(), after));
-        }
-        search = at + 1;
-    }
-}
-
-/// A quoted string at the start of `s`: its text (escapes for the quote resolved) and the byte
-/// offset after the closing quote.
-fn quoted(s: &str, q: char) -> Option<(String, usize)> {
-    let mut out = String::new();
-    let mut chars = s.char_indices().skip(1);
-    while let Some((i, c)) = chars.next() {
-        if c == '\\' && q == '"' {
-            if let Some((_, n)) = chars.next() {
-                out.push(n);
-            }
-        } else if c == q {
-            if q == '\'' && s.get(i + 1..).is_some_and(|r| r.starts_with('\'')) {
-                chars.next();
-                out.push('\'');
-                continue;
-            }
-            return Some((out, i + c.len_utf8()));
-        } else {
-            out.push(c);
-        }
-    }
-    None
-}
-
-/// Keys of a one-line flow mapping (`{name: a, profile: {x: 1}}`), nested ones included.
-fn scan_flow(s: &str, base: &str, line: usize, out: &mut BTreeMap<String, usize>) {
-    // Stack of (path, expecting a key next, index for sequences, is sequence).
-    let mut stack: Vec<(String, bool, usize, bool)> = Vec::new();
-    let mut last_key: Option<String> = None;
-    let mut i = 0;
-    let bytes = s.as_bytes();
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'{' | b'[' => {
-                let path = match (stack.last_mut(), last_key.take()) {
-                    (None, _) => base.to_string(),
-                    (Some(top), Some(k)) if !top.3 => join(&top.0, &k),
-                    (Some(top), _) if top.3 => {
-                        top.2 += 1;
-                        format!("{}[{}]", top.0, top.2 - 1)
-                    }
-                    (Some(top), _) => top.0.clone(),
-                };
-                stack.push((path, b == b'{', 0, b == b'['));
-                i += 1;
-            }
-            b'}' | b']' => {
-                stack.pop();
-                if stack.is_empty() {
-                    return;
-                }
-                i += 1;
-            }
-            b',' => {
-                if let Some(top) = stack.last_mut() {
-                    top.1 = !top.3;
-                }
-                last_key = None;
-                i += 1;
-            }
-            b' ' | b'\t' => i += 1,
-            b'"' | b'\'' => {
-                let rest = s.get(i..).unwrap_or("");
-                let Some((text, end)) = quoted(rest, b as char) else {
-                    return;
-                };
-                i += end;
-                take_key(text, s, &mut i, &mut stack, &mut last_key, line, out);
-            }
-            _ => {
-                let start = i;
-                while let Some(&c) = bytes.get(i) {
-                    if matches!(c, b',' | b'}' | b']' | b'{' | b'[') {
-                        break;
-                    }
-                    if c == b':'
-                        && bytes
-                            .get(i + 1)
-                            .is_none_or(|n| matches!(n, b' ' | b',' | b'}' | b']'))
-                    {
-                        break;
-                    }
-                    i += 1;
-                }
-                if i == start {
-                    // A `:` with no key before it (`{: x}`): step over it, or the scan would
-                    // stand still on it forever.
-                    i += 1;
-                    continue;
-                }
-                let text = s.get(start..i).unwrap_or("").trim().to_string();
-                take_key(text, s, &mut i, &mut stack, &mut last_key, line, out);
-            }
-        }
-    }
-}
-
-#[allow(clippy::type_complexity)]
-fn take_key(
-    text: String,
-    s: &str,
-    i: &mut usize,
-    stack: &mut [(String, bool, usize, bool)],
-    last_key: &mut Option<String>,
-    line: usize,
-    out: &mut BTreeMap<String, usize>,
-) {
-    let Some(top) = stack.last_mut() else {
-        return;
-    };
-    let rest = s.get(*i..).unwrap_or("");
-    let ws = rest.len() - rest.trim_start().len();
-    if top.1 && rest.trim_start().starts_with(':') {
-        *i += ws + 1;
-        out.entry(join(&top.0, &text)).or_insert(line);
-        *last_key = Some(text);
-        top.1 = false;
-    } else if top.3 {
-        top.2 += 1;
-    }
-}
+pub use crate::model::config::line_of;
 
 #[cfg(test)]
 mod tests {
@@ -384,6 +188,90 @@ mod tests {
         assert_eq!(line_of(&l, "results.FID-001.evidence"), Some(2));
         assert_eq!(line_of(&l, "servers[3].name"), None);
         assert_eq!(line_of(&l, "results.X.y"), Some(1));
+    }
+
+    /// Every path of the value serde_yaml reads, as `key_lines` names them.
+    fn value_paths(v: &serde_yaml::Value, base: &str, out: &mut Vec<String>) {
+        match v {
+            serde_yaml::Value::Mapping(m) => {
+                for (k, v) in m {
+                    let key = match k {
+                        serde_yaml::Value::String(s) => s.clone(),
+                        serde_yaml::Value::Number(n) => n.to_string(),
+                        serde_yaml::Value::Bool(b) => b.to_string(),
+                        _ => continue,
+                    };
+                    let path = join(base, &key);
+                    out.push(path.clone());
+                    value_paths(v, &path, out);
+                }
+            }
+            serde_yaml::Value::Sequence(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    let path = format!("{base}[{i}]");
+                    out.push(path.clone());
+                    value_paths(v, &path, out);
+                }
+            }
+            serde_yaml::Value::Tagged(t) => value_paths(&t.value, base, out),
+            _ => {}
+        }
+    }
+
+    /// The positions agree with the values: on every YAML and JSON data file the project
+    /// ships or tests with, the paths with a line are exactly the paths serde_yaml reads, and
+    /// each line holds its key.
+    #[test]
+    fn every_path_serde_yaml_reads_has_its_line() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        let mut dirs = vec![
+            root.join("catalogue"),
+            root.join("examples"),
+            root.join("tests/fixtures"),
+        ];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p
+                    .extension()
+                    .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
+                {
+                    files.push(p);
+                }
+            }
+        }
+        let mut compared = 0;
+        for f in files {
+            let Ok(text) = std::fs::read_to_string(&f) else {
+                continue;
+            };
+            let Ok(value) = serde_yaml::from_str::<serde_yaml::Value>(&text) else {
+                continue;
+            };
+            let mut expected = Vec::new();
+            value_paths(&value, "", &mut expected);
+            expected.sort();
+            expected.dedup();
+            let lines = key_lines(&text);
+            let found: Vec<String> = lines.keys().cloned().collect();
+            assert_eq!(found, expected, "{}", f.display());
+            let rows: Vec<&str> = text.split('\n').collect();
+            for (path, line) in &lines {
+                let last = path.rsplit(['.', '[']).next().unwrap_or("");
+                if !path.ends_with(']') && !last.is_empty() {
+                    assert!(
+                        rows[line - 1].contains(last),
+                        "{}: `{path}` is not on line {line}",
+                        f.display()
+                    );
+                }
+            }
+            compared += 1;
+        }
+        assert!(compared >= 20, "only {compared} data files compared");
     }
 
     #[test]
