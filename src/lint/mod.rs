@@ -162,3 +162,23 @@ fn compatibility_note(cat: &Catalogue) -> Option<Diagnostic> {
         .help(codes::COMPATIBILITY_MODE.help)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_group_reads_the_fields_its_passes_read() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+        let cat = crate::load::load(&root).unwrap().catalogue;
+        // The shipped catalogue's require_coverage selects by category.
+        assert!(Head::Rules.reads_field(&cat, "category"));
+        assert!(Head::Rules.reads_field(&cat, "adoption"));
+        assert!(!Head::Rules.reads_field(&cat, "title"));
+        assert!(Head::Vocabulary.reads_field(&cat, "applies_when"));
+        assert!(!Head::Vocabulary.reads_field(&cat, "severity"));
+        assert!(!Head::Ids.reads_field(&cat, "severity"));
+        assert!(Head::Ids.reads_id_line() && Head::Rules.reads_id_line());
+        assert!(!Head::Vocabulary.reads_id_line());
+    }
+}
