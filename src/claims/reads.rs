@@ -74,6 +74,27 @@ fn region_reads(name: &str, args: &[(String, String)], key: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn claim(yaml: &str) -> crate::model::config::ClaimDecl {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    #[test]
+    fn a_claim_reads_the_fields_it_names_and_those_it_reads_unnamed() {
+        let plain = claim("name: n\ndoc: README.md\npattern: '(?P<n>\\d+) Prüfungen'\nexpect: {n: count(checks)}\n");
+        assert!(!claim_reads(&plain, "title"));
+        assert!(!claim_reads(&plain, "severity"));
+        let named = claim("name: n\ndoc: README.md\npattern: '(?P<n>\\d+)'\nexpect: {n: 'count(checks where severity == \"high\")'}\n");
+        assert!(claim_reads(&named, "severity"));
+        assert!(!claim_reads(&named, "adoption"));
+        let by_category = claim("name: n\ndoc: README.md\npattern: '(?P<n>\\d+)'\nexpect: {n: 'count(categories where adoption == \"advisory\")'}\n");
+        assert!(claim_reads(&by_category, "category"));
+        let table = claim("name: t\ndoc: README.md\ntable: {keys: 'ids(checks)', columns: {Titel: name}}\n");
+        assert!(claim_reads(&table, "title"));
+        let literals = claim("name: l\ndoc: README.md\npattern: 'eins von (?P<v>[^;]*);'\nmembers: {read: 'split(\" / \")', equals: literals(transport)}\n");
+        assert!(claim_reads(&literals, "applies_when"));
+        assert!(!claim_reads(&literals, "severity"));
+    }
+
     #[test]
     fn a_count_table_reads_its_fields_and_a_listing_reads_every_field() {
         assert!(region_reads("severity-counts", &[], "severity"));
