@@ -10,7 +10,8 @@ use crate::model::Catalogue;
 /// Whether any part of `verify` may read the field `key` (`model::fields`) of some check.
 /// The ids of checks are left out: this answers for an edit that keeps a check's id.
 pub fn field(cat: &Catalogue, key: &str) -> bool {
-    coverage_reads(cat, key)
+    // Each check `require_coverage` selects must be linked where the rule table is.
+    crate::select::coverage_may_read(cat, key)
         || cat
             .config
             .claims
@@ -22,21 +23,6 @@ pub fn field(cat: &Catalogue, key: &str) -> bool {
                 .iter()
                 .any(|r| region_reads(&r.name, &r.args, key))
         })
-}
-
-/// Each check `require_coverage` selects must be linked where the rule table is.
-fn coverage_reads(cat: &Catalogue, key: &str) -> bool {
-    cat.config
-        .require_coverage
-        .iter()
-        .chain(
-            cat.config
-                .rules
-                .iter()
-                .flat_map(|r| &r.tables)
-                .flat_map(|t| &t.require_coverage),
-        )
-        .any(|src| crate::select::may_read(src, key))
 }
 
 /// A claim reads the fields its queries and expressions name, and some without naming them:

@@ -93,21 +93,7 @@ impl Head {
     pub fn reads_field(self, cat: &Catalogue, key: &str) -> bool {
         match self {
             Head::Ids => false,
-            Head::Rules => {
-                key == "adoption"
-                    || cat
-                        .config
-                        .require_coverage
-                        .iter()
-                        .chain(
-                            cat.config
-                                .rules
-                                .iter()
-                                .flat_map(|r| &r.tables)
-                                .flat_map(|t| &t.require_coverage),
-                        )
-                        .any(|src| crate::select::may_read(src, key))
-            }
+            Head::Rules => key == "adoption" || crate::select::coverage_may_read(cat, key),
             Head::Vocabulary => key == "applies_when",
         }
     }
