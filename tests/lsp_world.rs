@@ -421,3 +421,57 @@ fn frontmatter_edits_that_keep_the_id_equal_the_whole_pipeline() {
     assert_eq!(dead(&start).len(), 1, "{:#?}", dead(&start));
     assert_ne!(dead(&seen[7]), dead(&start));
 }
+
+/// A check file that is also a declared document (a claim reads it): an edit of it is read
+/// again as a document too, as a whole re-check reads it.
+#[test]
+fn a_check_file_declared_as_a_document_is_read_again_as_one() {
+    let f = Fixture::shipped();
+    let root = f.root().canonicalize().unwrap();
+    let config = root.join("catalogue.yaml");
+    let declared = f.read("catalogue.yaml").replacen(
+        "docs: [../README.md, README.md]",
+        "docs: [../README.md, README.md, checks/FID-001.md]",
+        1,
+    )
+    .replacen(
+        "\nclaims:\n",
+        "\nclaims:\n  - name: fid-001-evidence\n    doc: checks/FID-001.md\n    pattern: 'evidence_required: (?P<n>\\d+)'\n    expect:\n      n: count(checks where id == \"FID-001\")\n",
+        1,
+    );
+    let check = root.join("checks/FID-001.md");
+    let text = f.read("checks/FID-001.md");
+    let mut texts = std::collections::BTreeMap::new();
+    texts.insert(config.clone(), declared.clone());
+    let mut w = World::new(root.clone());
+    w.set_text(&config, declared);
+    w.recheck();
+    assert_eq!(w.findings(), pipeline(&root, &texts), "before the edit");
+    let claim = |w: &World| {
+        w.findings()
+            .values()
+            .flatten()
+            .filter(|d| d.message.contains("fid-001-evidence"))
+            .count()
+    };
+    assert_eq!(claim(&w), 1, "{:#?}", w.findings());
+    let mut held = Vec::new();
+    for (edit, what) in [
+        (
+            text.replacen("evidence_required: 3", "evidence_required: 1", 1),
+            "the value the claim reads",
+        ),
+        (
+            text.replacen("evidence_required: 3", "evidence_required: 2", 1),
+            "another value",
+        ),
+        (text.clone(), "back"),
+    ] {
+        texts.insert(check.clone(), edit.clone());
+        w.set_text(&check, edit);
+        w.recheck_file(&check);
+        assert_eq!(w.findings(), pipeline(&root, &texts), "after: {what}");
+        held.push(claim(&w));
+    }
+    assert_eq!(held, [0, 1, 1]);
+}

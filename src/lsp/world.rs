@@ -211,6 +211,11 @@ impl World {
             overlay: Some(&self.overlay),
         };
         let shown = crate::load::text::display_path(&self.root, &abs);
+        if loaded.catalogue.documents.iter().any(|d| d.path == shown) {
+            // A check file that is also a declared document: reading the check again would
+            // leave the document's text as it was.
+            return self.recheck();
+        }
         let old = loaded.catalogue.check_by_file(&shown).cloned();
         let Some(fresh) = crate::load::reload_check(&mut loaded.catalogue, &abs, options) else {
             return self.recheck();
