@@ -53,6 +53,28 @@ pub fn under(d: Diagnostic, code: &'static crate::diag::Code) -> Diagnostic {
     }
 }
 
+/// Whether an expression written `src` may read the check field `key`: an expression reads a
+/// field only by writing its key, so one whose text does not hold the key never reads it.
+pub fn may_read(src: &str, key: &str) -> bool {
+    src.contains(key)
+}
+
+/// Whether some `require_coverage` (the catalogue's or a rule table's) may read the check
+/// field `key`.
+pub fn coverage_may_read(cat: &Catalogue, key: &str) -> bool {
+    cat.config
+        .require_coverage
+        .iter()
+        .chain(
+            cat.config
+                .rules
+                .iter()
+                .flat_map(|r| &r.tables)
+                .flat_map(|t| &t.require_coverage),
+        )
+        .any(|src| may_read(src, key))
+}
+
 /// The checks (sorted by id) the expression selects.
 pub fn select<'c>(cat: &'c Catalogue, expr: &Expr) -> Result<Vec<&'c Check>, Diagnostic> {
     let mut out = Vec::new();

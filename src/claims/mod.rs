@@ -14,6 +14,7 @@ pub mod mentions;
 pub mod numbers;
 pub mod policy;
 pub mod query;
+pub mod reads;
 pub mod regions;
 pub mod report;
 pub mod require;

@@ -61,14 +61,60 @@ pub fn catalogue_wide(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
 /// The catalogue-wide passes that read no check's body, only ids and frontmatter (with the
 /// rule files and the ledger): an edit of a check's body leaves their findings as they were.
 pub fn catalogue_heads(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
+    Head::ALL
+        .iter()
+        .flat_map(|h| catalogue_head(cat, graph, *h))
+        .collect()
+}
+
+/// The passes of [`catalogue_heads`] grouped by what of a check they read, so that an edit
+/// which keeps a check's id runs again only the group that reads what it changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Head {
+    /// Ids, files and the line of `id:`: the compatibility note, duplicate ids, the manifest,
+    /// the retired ledger, named sets.
+    Ids,
+    /// Rule mapping and coverage: ids, the line of `id:`, `adoption` and whatever field a
+    /// `require_coverage` expression names.
+    Rules,
+    /// Dead vocabulary values: every check's `applies_when`.
+    Vocabulary,
+}
+
+impl Head {
+    pub const ALL: [Head; 3] = [Head::Ids, Head::Rules, Head::Vocabulary];
+
+    /// Whether the group's findings may change when one check's field `key`
+    /// (`model::fields`) changes and its id stays.
+    pub fn reads_field(self, cat: &Catalogue, key: &str) -> bool {
+        match self {
+            Head::Ids => false,
+            Head::Rules => key == "adoption" || crate::select::coverage_may_read(cat, key),
+            Head::Vocabulary => key == "applies_when",
+        }
+    }
+
+    /// Whether the group places a finding on a check's `id:` line (so a line added above it
+    /// moves the finding).
+    pub fn reads_id_line(self) -> bool {
+        matches!(self, Head::Ids | Head::Rules)
+    }
+}
+
+/// One group of the catalogue-wide passes that read no body.
+pub fn catalogue_head(cat: &Catalogue, graph: &Graph, head: Head) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    out.extend(compatibility_note(cat));
-    out.extend(ids::duplicates(cat));
-    out.extend(manifest::check(cat));
-    out.extend(retired::check(cat, graph));
-    out.extend(rules::check(cat, graph));
-    out.extend(sets::check(cat));
-    out.extend(vocabulary::check(cat));
+    match head {
+        Head::Ids => {
+            out.extend(compatibility_note(cat));
+            out.extend(ids::duplicates(cat));
+            out.extend(manifest::check(cat));
+            out.extend(retired::check(cat, graph));
+            out.extend(sets::check(cat));
+        }
+        Head::Rules => out.extend(rules::check(cat, graph)),
+        Head::Vocabulary => out.extend(vocabulary::check(cat)),
+    }
     out
 }
 
@@ -97,4 +143,24 @@ fn compatibility_note(cat: &Catalogue) -> Option<Diagnostic> {
         )
         .help(codes::COMPATIBILITY_MODE.help)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_group_reads_the_fields_its_passes_read() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+        let cat = crate::load::load(&root).unwrap().catalogue;
+        // The shipped catalogue's require_coverage selects by category.
+        assert!(Head::Rules.reads_field(&cat, "category"));
+        assert!(Head::Rules.reads_field(&cat, "adoption"));
+        assert!(!Head::Rules.reads_field(&cat, "title"));
+        assert!(Head::Vocabulary.reads_field(&cat, "applies_when"));
+        assert!(!Head::Vocabulary.reads_field(&cat, "severity"));
+        assert!(!Head::Ids.reads_field(&cat, "severity"));
+        assert!(Head::Ids.reads_id_line() && Head::Rules.reads_id_line());
+        assert!(!Head::Vocabulary.reads_id_line());
+    }
 }

@@ -5,6 +5,7 @@
 
 use crate::diag::Diagnostic;
 use crate::graph::Graph;
+use crate::lint::Head;
 use crate::load::text::Overlay;
 use crate::model::{Catalogue, Check};
 use crate::render::templates::Templates;
@@ -86,8 +87,10 @@ struct Loaded {
     /// What the per-check lint passes found, by check file, before the ledger: an edit
     /// re-judges only the checks it can reach (`lint::per_check`).
     own: BTreeMap<String, Vec<Diagnostic>>,
-    /// What the catalogue-wide lint passes that read no body found, before the ledger.
-    heads: Vec<Diagnostic>,
+    /// What the catalogue-wide lint passes that read no body found, before the ledger, by
+    /// group: an edit that keeps a check's id runs again only the groups that read what it
+    /// changed.
+    heads: BTreeMap<Head, Vec<Diagnostic>>,
     /// What the catalogue-wide lint passes that read bodies found, before the ledger.
     bodies: Vec<Diagnostic>,
     /// What verify found, before the ledger (nothing without templates).
@@ -186,10 +189,12 @@ impl World {
     /// What is judged again: the edited check's own findings; those of every check whose
     /// links may name its file or its old or new id (a link's target and its anchors); the
     /// catalogue-wide passes that read bodies (references off the rebuilt graph, rule files'
-    /// links, sources); and, unless only the body changed, the catalogue-wide passes that
-    /// read ids and frontmatter (duplicate ids, manifest, retired ledger, rule coverage) and
-    /// verify (also after a body edit when something verify reads depends on a body). The findings equal those of a whole
-    /// re-check of the same texts (the differential tests in `tests/lsp_world.rs`).
+    /// links, sources); the groups of catalogue-wide passes that read ids and frontmatter
+    /// (`lint::Head`) and verify, each only when the edit changed something it reads (any of
+    /// them after a new id; after an edit that keeps the id, the fields whose value changed and
+    /// the line of `id:`, see [`Kept`]); verify also when something it reads depends on the
+    /// check's body. The findings equal those of a whole re-check of the same texts (the
+    /// differential tests in `tests/lsp_world.rs`).
     pub fn recheck_file(&mut self, abs: &Path) {
         let Some(mut loaded) = self.loaded.take() else {
             return self.recheck();
@@ -206,20 +211,28 @@ impl World {
             overlay: Some(&self.overlay),
         };
         let shown = crate::load::text::display_path(&self.root, &abs);
-        let before = loaded.catalogue.check_by_file(&shown).map(identity);
+        if loaded.catalogue.documents.iter().any(|d| d.path == shown) {
+            // A check file that is also a declared document: reading the check again would
+            // leave the document's text as it was.
+            return self.recheck();
+        }
+        let old = loaded.catalogue.check_by_file(&shown).cloned();
         let Some(fresh) = crate::load::reload_check(&mut loaded.catalogue, &abs, options) else {
             return self.recheck();
         };
-        let after = loaded.catalogue.check_by_file(&shown).map(identity);
+        let before = old.as_ref().map(|c| c.id.to_string());
+        let after = loaded
+            .catalogue
+            .check_by_file(&shown)
+            .map(|c| c.id.to_string());
         loaded
             .load_diagnostics
             .retain(|d| d.file.as_deref() != Some(shown.as_str()));
         loaded.load_diagnostics.extend(fresh);
         loaded.load_diagnostics.sort();
-        let body_only = matches!((&before, &after), (Some(b), Some(a)) if b == a && b.1.is_some());
         // The graph reads a check's id, file and references only: while the id stands, an edit
         // of any other field leaves every edge but the check's own references as they were.
-        let same_id = matches!((&before, &after), (Some(b), Some(a)) if b.0 == a.0);
+        let same_id = matches!((&before, &after), (Some(b), Some(a)) if b == a);
         let cat = &loaded.catalogue;
         match cat.check_by_file(&shown).filter(|_| same_id) {
             Some(c) => loaded.graph.replace_references(cat, c),
@@ -231,7 +244,7 @@ impl World {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mut names = vec![stem];
-        names.extend(before.into_iter().chain(after).map(|(id, _)| id));
+        names.extend(before.into_iter().chain(after));
         names.retain(|n| !n.is_empty());
         names.sort();
         names.dedup();
@@ -244,11 +257,25 @@ impl World {
         for (c, list) in again.iter().zip(crate::lint::per_check(cat, &again)) {
             loaded.own.insert(c.file.to_string(), list);
         }
-        if !body_only {
-            loaded.heads = crate::lint::catalogue_heads(cat, &loaded.graph);
+        // An edit that keeps the id: what it changed of what the catalogue-wide passes read.
+        let kept = match (&old, cat.check_by_file(&shown)) {
+            (Some(o), Some(n)) if o.id == n.id => Some(Kept::between(o, n)),
+            _ => None,
+        };
+        for h in Head::ALL {
+            let again = kept.as_ref().is_none_or(|k| {
+                (k.id_line && h.reads_id_line()) || k.fields.iter().any(|f| h.reads_field(cat, f))
+            });
+            if again {
+                loaded.heads.insert(h, crate::lint::catalogue_head(cat, &loaded.graph, h));
+            }
         }
         loaded.bodies = crate::lint::catalogue_bodies(cat, &loaded.graph);
-        if !body_only || verify_reads_bodies(cat, &names) {
+        let verify_again = kept
+            .as_ref()
+            .is_none_or(|k| k.fields.iter().any(|f| crate::claims::reads::field(cat, f)))
+            || verify_reads_bodies(cat, &names);
+        if verify_again {
             loaded.verified = self.verify(cat, &loaded.graph);
         }
         self.settle(loaded);
@@ -264,7 +291,10 @@ impl World {
             .map(|c| c.file.to_string())
             .zip(crate::lint::per_check(&cat, &all))
             .collect();
-        let heads = crate::lint::catalogue_heads(&cat, &graph);
+        let heads = Head::ALL
+            .iter()
+            .map(|h| (*h, crate::lint::catalogue_head(&cat, &graph, *h)))
+            .collect();
         let bodies = crate::lint::catalogue_bodies(&cat, &graph);
         let verified = self.verify(&cat, &graph);
         self.settle(Loaded {
@@ -291,7 +321,7 @@ impl World {
     fn settle(&mut self, mut loaded: Loaded) {
         let mut found = loaded.load_diagnostics.clone();
         found.extend(loaded.own.values().flatten().cloned());
-        found.extend(loaded.heads.iter().cloned());
+        found.extend(loaded.heads.values().flatten().cloned());
         found.extend(loaded.bodies.iter().cloned());
         found.extend(loaded.verified.iter().cloned());
         crate::diag::normalise(&mut found);
@@ -483,14 +513,26 @@ impl World {
     }
 }
 
-/// A check's id and its frontmatter as written: when neither changed, an edit touched the
-/// body only.
-fn identity(c: &Check) -> (String, Option<String>) {
-    let head = c
-        .text()
-        .and_then(|t| t.get(..c.body_start))
-        .map(str::to_string);
-    (c.id.to_string(), head)
+/// What an edit that kept a check's id changed of what the catalogue-wide passes read of it:
+/// the fields (`model::fields`) whose value differs, and whether its `id:` line moved (the
+/// line findings about the id are placed on). Nothing else of a check's frontmatter is read
+/// by a pass over the whole catalogue.
+struct Kept {
+    fields: Vec<&'static str>,
+    id_line: bool,
+}
+
+impl Kept {
+    fn between(old: &Check, new: &Check) -> Kept {
+        Kept {
+            fields: crate::model::fields::FIELDS
+                .iter()
+                .filter(|f| (f.value)(old) != (f.value)(new))
+                .map(|f| f.key)
+                .collect(),
+            id_line: old.field_line("id") != new.field_line("id"),
+        }
+    }
 }
 
 /// Whether a link written `dest` may lead to a file or id among `names` (a percent-encoded
