@@ -41,6 +41,7 @@ pub(crate) fn one_of<S: AsRef<str>>(values: &[S]) -> Value {
 
 /// Pretty JSON with a final newline, as every command prints it.
 pub fn to_text(v: &Value) -> String {
+    // A `serde_json::Value` always serialises (its map keys are strings): no error to lose.
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
     s

@@ -84,6 +84,7 @@ pub fn lock_text(obs: &Observation) -> String {
         "digest": digest(&defs),
         "definitions": defs,
     });
+    // A `serde_json::Value` always serialises (its map keys are strings): no error to lose.
     let mut text = serde_json::to_string_pretty(&canonical(&lock)).unwrap_or_default();
     text.push('\n');
     text

@@ -488,7 +488,8 @@ pub fn pages(templates: &Templates, cat: &Catalogue, graph: &Graph) -> Result<Ve
         },
         Page {
             path: "search-index.json".into(),
-            text: serde_json::to_string_pretty(&search_index(cat)).unwrap_or_default() + "\n",
+            text: super::emit::json_document(&search_index(cat))
+                .map_err(|e| format!("the search index cannot be written as JSON: {e}"))?,
         },
         Page {
             path: "rules.html".into(),

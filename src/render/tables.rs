@@ -191,7 +191,8 @@ pub fn render(
     }
     let value = data(cat, name, args)?;
     if format == "json" {
-        return Ok(serde_json::to_string_pretty(&value).unwrap_or_default() + "\n");
+        return super::emit::json_document(&value)
+            .map_err(|e| format!("table `{name}` cannot be written as JSON: {e}"));
     }
     let ctx = tera::Context::from_value(value).map_err(|e| e.to_string())?;
     templates.render(&template, &ctx)
