@@ -105,66 +105,34 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let cat = &loaded.catalogue;
     let gates =
         gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure::Message)?;
-    let checked = match inputs::profile(cat, &args.profile, args.server.as_deref())? {
-        Ok(c) => c,
-        Err(r) => {
-            inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
-            return Ok(super::EXIT_FINDINGS);
-        }
+    let Some(checked) = accepted(
+        cli,
+        inputs::profile(cat, &args.profile, args.server.as_deref())?,
+    ) else {
+        return Ok(super::EXIT_FINDINGS);
     };
-    let results_path = match (&args.results, &checked.profile.results) {
-        (Some(p), _) => Some((p.clone(), inputs::shown(p))),
-        (None, Some((p, shown))) => Some((p.clone(), shown.clone())),
-        (None, None) => None,
-    };
+    let results_path = chosen(&args.results, &checked.profile.results);
     if !args.probe && (args.target.stdio.is_some() || args.target.url.is_some()) {
         return Err(Failure::Message(
             "--stdio and --url name the server for --probe; add --probe to probe it".into(),
         ));
     }
-    let read = |p: &Path, shown: &str| inputs::data(p, shown, &codes::RESULTS_INVALID);
-    let results_file = match (&results_path, args.probe) {
-        (None, false) => None,
-        (Some((p, shown)), false) => match read(p, shown)? {
-            Ok(f) => Some(f),
-            Err(r) => {
-                inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
-                return Ok(super::EXIT_FINDINGS);
-            }
-        },
-        (_, true) => match probed_results(cli, cat, &checked, args, results_path.as_ref())? {
-            Ok(f) => Some(f),
-            Err(r) => {
-                inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
-                return Ok(super::EXIT_FINDINGS);
-            }
-        },
+    let read = match (&results_path, args.probe) {
+        (None, false) => Ok(None),
+        (Some((p, shown)), false) => inputs::data(p, shown, &codes::RESULTS_INVALID)?.map(Some),
+        (_, true) => probed_results(cli, cat, &checked, args, results_path.as_ref())?.map(Some),
     };
-    let waivers_path = match (&args.waivers, &checked.profile.waivers) {
-        (Some(p), _) => Some((p.clone(), inputs::shown(p))),
-        (None, Some((p, shown))) => Some((p.clone(), shown.clone())),
-        (None, None) => None,
+    let Some(results_file) = accepted(cli, read) else {
+        return Ok(super::EXIT_FINDINGS);
     };
-    let waivers_file = match &waivers_path {
-        None => None,
-        Some((p, shown)) => match inputs::data(p, shown, &codes::WAIVER_INVALID)? {
-            Ok(f) => Some(f),
-            Err(r) => {
-                inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
-                return Ok(super::EXIT_FINDINGS);
-            }
-        },
+    let read = match chosen(&args.waivers, &checked.profile.waivers) {
+        None => Ok(None),
+        Some((p, shown)) => inputs::data(&p, &shown, &codes::WAIVER_INVALID)?.map(Some),
     };
-    let previous = match &args.previous {
-        None => None,
-        Some(p) => {
-            let bytes = crate::load::text::read_limited(p)
-                .map_err(Failure::io(format!("cannot read `{}`", inputs::shown(p))))?;
-            let parsed = serde_json::from_slice::<serde_json::Value>(&bytes)
-                .map_err(|e| format!("it is not an auditbook json audit report (not JSON: {e})"));
-            Some((inputs::shown(p), parsed))
-        }
+    let Some(waivers_file) = accepted(cli, read) else {
+        return Ok(super::EXIT_FINDINGS);
     };
+    let previous = args.previous.as_deref().map(read_previous).transpose()?;
     let run = audit_lib::run_with(
         cat,
         &crate::audit::applicability::Prepared::new(cat),
@@ -208,28 +176,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let rep = report::build(cat, &checked, &run, score, &options);
     let refused = refused_comparison(&rep);
     inputs::eprint_problems(cli, &refused, &Default::default());
-    let rendered = match fmt {
-        AuditFormat::Json => common::json_text(&rep)?,
-        AuditFormat::Sarif => {
-            crate::render::audit_sarif::sarif(&rep).map_err(|source| Failure::Json {
-                what: "cannot write the report as SARIF".into(),
-                source,
-            })?
-        }
-        AuditFormat::Junit => crate::render::junit::audit(&rep),
-        other @ (AuditFormat::Md | AuditFormat::Html) => {
-            let name = if other == AuditFormat::Html {
-                "report.html.tera"
-            } else {
-                "report.md.tera"
-            };
-            let ctx = tera::Context::from_serialize(&rep)
-                .map_err(Failure::template("cannot hand the report to the template"))?;
-            common::templates(cli)?
-                .render(name, &ctx)
-                .map_err(Failure::Message)?
-        }
-    };
+    let rendered = rendered(cli, fmt, &rep)?;
     match (&args.out, explanation) {
         (Some(out), expl) => {
             write_report(out, &rendered)?;
@@ -253,6 +200,67 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             super::EXIT_OK
         },
     )
+}
+
+/// What a command-line option names, else what the profile declares: the path and how it is
+/// shown.
+fn chosen(
+    option: &Option<PathBuf>,
+    declared: &Option<(PathBuf, String)>,
+) -> Option<(PathBuf, String)> {
+    match (option, declared) {
+        (Some(p), _) => Some((p.clone(), inputs::shown(p))),
+        (None, Some((p, shown))) => Some((p.clone(), shown.clone())),
+        (None, None) => None,
+    }
+}
+
+/// An input that was read, or `None` once its problems are printed (the audit stops with the
+/// findings exit code: a report on inputs that do not validate would mislead).
+fn accepted<T>(cli: &Cli, read: Result<T, inputs::Rejected>) -> Option<T> {
+    match read {
+        Ok(t) => Some(t),
+        Err(r) => {
+            inputs::eprint_problems(cli, &r.diagnostics, &r.sources);
+            None
+        }
+    }
+}
+
+/// The report `--previous` names, parsed as JSON; whether it is a report this audit can be
+/// compared with is the report's to say.
+fn read_previous(p: &Path) -> Result<(String, Result<serde_json::Value, String>), Failure> {
+    let bytes = crate::load::text::read_limited(p)
+        .map_err(Failure::io(format!("cannot read `{}`", inputs::shown(p))))?;
+    let parsed = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .map_err(|e| format!("it is not an auditbook json audit report (not JSON: {e})"));
+    Ok((inputs::shown(p), parsed))
+}
+
+/// The report in the format asked for.
+fn rendered(cli: &Cli, fmt: AuditFormat, rep: &report::Report) -> Result<String, Failure> {
+    Ok(match fmt {
+        AuditFormat::Json => common::json_text(rep)?,
+        AuditFormat::Sarif => {
+            crate::render::audit_sarif::sarif(rep).map_err(|source| Failure::Json {
+                what: "cannot write the report as SARIF".into(),
+                source,
+            })?
+        }
+        AuditFormat::Junit => crate::render::junit::audit(rep),
+        other @ (AuditFormat::Md | AuditFormat::Html) => {
+            let name = if other == AuditFormat::Html {
+                "report.html.tera"
+            } else {
+                "report.md.tera"
+            };
+            let ctx = tera::Context::from_serialize(rep)
+                .map_err(Failure::template("cannot hand the report to the template"))?;
+            common::templates(cli)?
+                .render(name, &ctx)
+                .map_err(Failure::Message)?
+        }
+    })
 }
 
 /// `--previous` named a report this audit cannot be compared with: the report says why, and
