@@ -264,42 +264,7 @@ fn type_fields(
         errors: Vec::new(),
     };
 
-    // Keys first: an unknown key is the typo that silently changes nothing.
-    let known: Vec<&str> = REQUIRED
-        .iter()
-        .chain(OPTIONAL)
-        .copied()
-        .chain(vocab.extra_fields.iter().map(String::as_str))
-        .collect();
-    let mut extra = BTreeMap::new();
-    let mut key_errors = Vec::new();
-    for (key, value) in &r.fields.map {
-        let Value::String(k) = key else {
-            let d = Diagnostic::new(
-                &codes::WRONG_TYPE,
-                format!("frontmatter keys must be strings, found {}", describe(key)),
-            )
-            .line(split.yaml_line);
-            key_errors.push(d);
-            continue;
-        };
-        if vocab.extra_fields.iter().any(|e| e == k) {
-            extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
-        } else if !known.contains(&k.as_str()) {
-            let help = match suggest(k, known.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`? (or declare `{k}` under extra_fields)"),
-                None => codes::UNKNOWN_FIELD.help.to_string(),
-            };
-            key_errors.push(
-                Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
-                    .at(r.line(k), 1)
-                    .width(k.chars().count())
-                    .help(help),
-            );
-        }
-    }
-    r.errors.extend(key_errors);
-
+    let extra = unknown_keys(&mut r, split, vocab);
     let id = r.string("id", true);
     let title = r.string("title", true);
     let category = r.string("category", true);
@@ -310,79 +275,15 @@ fn type_fields(
     };
 
     let mut defaulted = Vec::new();
-    let adoption = match r.take("adoption") {
-        None => {
-            defaulted.push("adoption");
-            Some(Adoption::Enforced)
-        }
-        v => {
-            let allowed = Adoption::ALL.map(Adoption::as_str);
-            r.vocabulary("adoption", &codes::BAD_ADOPTION, &allowed, v)
-                .and_then(|s| Adoption::parse(&s))
-        }
-    };
-
-    let baselines = vocab.baselines;
-    let mut alias = None;
-    let spec_baseline = match r.take("spec_baseline") {
-        None => {
-            defaulted.push("spec_baseline");
-            Some(baselines.default.clone())
-        }
-        Some(Value::String(s)) if baselines.aliases.contains_key(&s) => {
-            alias = Some(s.clone());
-            baselines.aliases.get(&s).cloned()
-        }
-        v => {
-            let allowed: Vec<&str> = (baselines.values.iter())
-                .chain(baselines.aliases.keys())
-                .map(String::as_str)
-                .collect();
-            r.vocabulary("spec_baseline", &codes::BAD_BASELINE, &allowed, v)
-        }
-    };
-
+    let adoption = adoption(&mut r, &mut defaulted);
+    let (spec_baseline, alias) = spec_baseline(&mut r, vocab, &mut defaulted);
     let unquoted_date = spec_baseline.is_some()
         && !defaulted.contains(&"spec_baseline")
         && is_bare_date(&r.raw_value("spec_baseline"));
-
-    let evidence_required = match r.take("evidence_required") {
-        None => {
-            defaulted.push("evidence_required");
-            Some(1)
-        }
-        Some(Value::Number(n)) if n.as_u64().is_some_and(|v| v <= u64::from(u32::MAX)) => {
-            n.as_u64().and_then(|v| u32::try_from(v).ok())
-        }
-        Some(other) => {
-            let raw = r.raw_value("evidence_required");
-            r.err(
-                &codes::BAD_EVIDENCE,
-                "evidence_required",
-                format!(
-                    "`evidence_required` is `{raw}` ({}); expected a whole number of at least 0",
-                    describe(&other)
-                ),
-                None,
-            );
-            None
-        }
-    };
-
+    let evidence_required = evidence_required(&mut r, &mut defaulted);
     let pdf_ref = r.string("pdf_ref", false);
     let spec_ref = r.string("spec_ref", false);
-    let probes = match r.take("probe") {
-        None => Vec::new(),
-        Some(v) => match crate::model::probe::parse(&v) {
-            Ok(specs) => specs,
-            Err(problems) => {
-                for p in problems {
-                    r.err(&codes::PROBE_INVALID, "probe", p.message, Some(p.help));
-                }
-                Vec::new()
-            }
-        },
-    };
+    let probes = probes(&mut r);
 
     if !r.errors.is_empty() {
         return Err(r.errors);
@@ -445,6 +346,132 @@ fn type_fields(
             "the frontmatter could not be read",
         )
         .line(split.yaml_line)]),
+    }
+}
+
+/// Keys first: an unknown key is the typo that silently changes nothing. Declared extra fields
+/// are kept as they are written.
+fn unknown_keys(
+    r: &mut Reader<'_>,
+    split: &Split<'_>,
+    vocab: &Vocab<'_>,
+) -> BTreeMap<String, serde_json::Value> {
+    let known: Vec<&str> = REQUIRED
+        .iter()
+        .chain(OPTIONAL)
+        .copied()
+        .chain(vocab.extra_fields.iter().map(String::as_str))
+        .collect();
+    let mut extra = BTreeMap::new();
+    let mut key_errors = Vec::new();
+    for (key, value) in &r.fields.map {
+        let Value::String(k) = key else {
+            let d = Diagnostic::new(
+                &codes::WRONG_TYPE,
+                format!("frontmatter keys must be strings, found {}", describe(key)),
+            )
+            .line(split.yaml_line);
+            key_errors.push(d);
+            continue;
+        };
+        if vocab.extra_fields.iter().any(|e| e == k) {
+            extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
+        } else if !known.contains(&k.as_str()) {
+            let help = match suggest(k, known.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`? (or declare `{k}` under extra_fields)"),
+                None => codes::UNKNOWN_FIELD.help.to_string(),
+            };
+            key_errors.push(
+                Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
+                    .at(r.line(k), 1)
+                    .width(k.chars().count())
+                    .help(help),
+            );
+        }
+    }
+    r.errors.extend(key_errors);
+    extra
+}
+
+fn adoption(r: &mut Reader<'_>, defaulted: &mut Vec<&'static str>) -> Option<Adoption> {
+    match r.take("adoption") {
+        None => {
+            defaulted.push("adoption");
+            Some(Adoption::Enforced)
+        }
+        v => {
+            let allowed = Adoption::ALL.map(Adoption::as_str);
+            r.vocabulary("adoption", &codes::BAD_ADOPTION, &allowed, v)
+                .and_then(|s| Adoption::parse(&s))
+        }
+    }
+}
+
+/// The baseline in canonical spelling, and the alias it was written as, if any.
+fn spec_baseline(
+    r: &mut Reader<'_>,
+    vocab: &Vocab<'_>,
+    defaulted: &mut Vec<&'static str>,
+) -> (Option<String>, Option<String>) {
+    let baselines = vocab.baselines;
+    let mut alias = None;
+    let value = match r.take("spec_baseline") {
+        None => {
+            defaulted.push("spec_baseline");
+            Some(baselines.default.clone())
+        }
+        Some(Value::String(s)) if baselines.aliases.contains_key(&s) => {
+            alias = Some(s.clone());
+            baselines.aliases.get(&s).cloned()
+        }
+        v => {
+            let allowed: Vec<&str> = (baselines.values.iter())
+                .chain(baselines.aliases.keys())
+                .map(String::as_str)
+                .collect();
+            r.vocabulary("spec_baseline", &codes::BAD_BASELINE, &allowed, v)
+        }
+    };
+    (value, alias)
+}
+
+fn evidence_required(r: &mut Reader<'_>, defaulted: &mut Vec<&'static str>) -> Option<u32> {
+    match r.take("evidence_required") {
+        None => {
+            defaulted.push("evidence_required");
+            Some(1)
+        }
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|v| v <= u64::from(u32::MAX)) => {
+            n.as_u64().and_then(|v| u32::try_from(v).ok())
+        }
+        Some(other) => {
+            let raw = r.raw_value("evidence_required");
+            r.err(
+                &codes::BAD_EVIDENCE,
+                "evidence_required",
+                format!(
+                    "`evidence_required` is `{raw}` ({}); expected a whole number of at least 0",
+                    describe(&other)
+                ),
+                None,
+            );
+            None
+        }
+    }
+}
+
+fn probes(r: &mut Reader<'_>) -> Vec<crate::model::probe::ProbeSpec> {
+    match r.take("probe") {
+        None => Vec::new(),
+        Some(v) => match crate::model::probe::parse(&v) {
+            Ok(specs) => specs,
+            Err(problems) => {
+                for p in problems {
+                    r.err(&codes::PROBE_INVALID, "probe", p.message, Some(p.help));
+                }
+                Vec::new()
+            }
+        },
     }
 }
 
