@@ -245,12 +245,14 @@ pub fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
     out
 }
 
-pub fn check(
+/// The claim's declaration read: the keys query, the columns' queries, and what is wrong with
+/// them (a claim error each, before any table is read).
+#[allow(clippy::type_complexity)]
+fn declared<'d>(
     cat: &Catalogue,
     claim: &ClaimDecl,
-    decl: &TableClaimDecl,
-    memo: &super::memo::Memo,
-) -> Vec<Diagnostic> {
+    decl: &'d TableClaimDecl,
+) -> (Option<Query>, Vec<(&'d String, Column)>, Vec<Diagnostic>) {
     let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();
     if !claim.pattern.is_empty() || !claim.expect.is_empty() {
@@ -282,6 +284,19 @@ pub fn check(
             "`columns` names no column, so nothing would be checked".into(),
         ));
     }
+    (keys, columns, errors)
+}
+
+/// A table claim held: the table in the claim's section row by row against the catalogue's
+/// answer for each row's key, then the keys without a row and the total row.
+pub fn check(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    decl: &TableClaimDecl,
+    memo: &super::memo::Memo,
+) -> Vec<Diagnostic> {
+    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+    let (keys, columns, mut errors) = declared(cat, claim, decl);
     let (doc, range, heading_line) = match super::claims::locate(cat, claim) {
         Ok(l) => l,
         Err(d) => {
@@ -432,6 +447,22 @@ pub fn check(
             out.extend(compare(&ctx, row, *i, header, &key, cell, value));
         }
     }
+    out.extend(unwritten_rows(&ctx, table, &keys, &answer, &seen, &where_));
+    out.extend(total(&ctx, table, &cols, &answer, total_row, total_label, &where_));
+    out
+}
+
+/// A row for every key the `keys` query selects.
+fn unwritten_rows(
+    ctx: &Ctx<'_>,
+    table: &Table,
+    keys: &Query,
+    answer: &query::Answer,
+    seen: &BTreeMap<String, usize>,
+    where_: &str,
+) -> Vec<Diagnostic> {
+    let claim = ctx.claim;
+    let mut out = Vec::new();
     for key in &answer.selected {
         if !seen.contains_key(key) {
             out.push(
@@ -449,9 +480,25 @@ pub fn check(
             );
         }
     }
+    out
+}
+
+/// The total row, when the claim declares one: each column's cell is the sum over every
+/// selected key.
+fn total(
+    ctx: &Ctx<'_>,
+    table: &Table,
+    cols: &[(usize, &String, Column)],
+    answer: &query::Answer,
+    total_row: Option<&Row>,
+    total_label: Option<&str>,
+    where_: &str,
+) -> Vec<Diagnostic> {
+    let claim = ctx.claim;
+    let mut out = Vec::new();
     match (total_row, total_label) {
         (Some(row), Some(label)) => {
-            for (i, header, col) in &cols {
+            for (i, header, col) in cols {
                 let cell = row.cells.get(*i).map(|c| c.text.as_str()).unwrap_or("");
                 if plain(cell).is_empty() || matches!(col, Column::Name) {
                     continue;
@@ -466,7 +513,7 @@ pub fn check(
                     }
                 }
                 if let Some(sum) = sum {
-                    out.extend(compare(&ctx, row, *i, header, label, cell, sum));
+                    out.extend(compare(ctx, row, *i, header, label, cell, sum));
                 }
             }
         }
