@@ -146,32 +146,14 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     );
     let score = score::score(cat, &run.audit);
 
-    let mut texts = vec![(
-        checked.profile.source.shown.clone(),
-        checked.profile.source.text.clone(),
-    )];
+    let source = &checked.profile.source;
+    let mut refs = vec![(source.shown.as_str(), source.text.as_str())];
     for f in results_file.iter().chain(waivers_file.iter()) {
-        texts.push((f.shown.clone(), f.text.clone()));
+        refs.push((f.shown.as_str(), f.text.as_str()));
     }
-    let refs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
     inputs::eprint_problems(cli, &run.audit.problems, &inputs::sources(&refs));
 
-    let root = common::root(cli);
-    let link_prefix = match &args.out {
-        Some(out) => relative(out.parent().unwrap_or(Path::new("")), &root),
-        None => common::prefix(cli),
-    };
-    let options = Options {
-        catalogue_root: common::prefix(cli),
-        check_url_base: args.check_url_base.clone(),
-        link_prefix,
-        previous,
-        as_of: as_of.clone(),
-        html: fmt == AuditFormat::Html,
-    };
+    let options = options(cli, args, fmt, previous, &as_of);
     let explanation = args.explain_score.then(|| score.explain());
     let rep = report::build(cat, &checked, &run, score, &options);
     let refused = refused_comparison(&rep);
@@ -200,6 +182,29 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             super::EXIT_OK
         },
     )
+}
+
+/// How the report is laid out: where its links point from (the folder of `--out`, else the
+/// working directory), the report it is compared with, the day it is as of.
+fn options(
+    cli: &Cli,
+    args: &AuditArgs,
+    fmt: AuditFormat,
+    previous: Option<(String, Result<serde_json::Value, String>)>,
+    as_of: &str,
+) -> Options {
+    let link_prefix = match &args.out {
+        Some(out) => relative(out.parent().unwrap_or(Path::new("")), &common::root(cli)),
+        None => common::prefix(cli),
+    };
+    Options {
+        catalogue_root: common::prefix(cli),
+        check_url_base: args.check_url_base.clone(),
+        link_prefix,
+        previous,
+        as_of: as_of.to_string(),
+        html: fmt == AuditFormat::Html,
+    }
 }
 
 /// What a command-line option names, else what the profile declares: the path and how it is
