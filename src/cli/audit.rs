@@ -159,16 +159,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let refused = refused_comparison(&rep);
     inputs::eprint_problems(cli, &refused, &Default::default());
     let rendered = rendered(cli, fmt, &rep)?;
-    match (&args.out, explanation) {
-        (Some(out), expl) => {
-            write_report(out, &rendered)?;
-            if let Some(e) = expl {
-                common::print(&e)?;
-            }
-        }
-        (None, Some(e)) => common::print(&e)?,
-        (None, None) => common::print(&rendered)?,
-    }
+    deliver(args, &rendered, explanation)?;
     let deny = (inputs::fails(cli, &run.audit.problems) || inputs::fails(cli, &refused))
         && common::deny_warnings(cli);
     let breached = gates.breaches(cat, &rep);
@@ -205,6 +196,22 @@ fn options(
         as_of: as_of.to_string(),
         html: fmt == AuditFormat::Html,
     }
+}
+
+/// The report to `--out` or standard output; the score's explanation, when asked for, to
+/// standard output (in place of the report when there is no `--out`).
+fn deliver(args: &AuditArgs, rendered: &str, explanation: Option<String>) -> Result<(), Failure> {
+    match (&args.out, explanation) {
+        (Some(out), expl) => {
+            write_report(out, rendered)?;
+            if let Some(e) = expl {
+                common::print(&e)?;
+            }
+        }
+        (None, Some(e)) => common::print(&e)?,
+        (None, None) => common::print(rendered)?,
+    }
+    Ok(())
 }
 
 /// What a command-line option names, else what the profile declares: the path and how it is
