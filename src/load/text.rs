@@ -146,6 +146,9 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
     let plain = std::fs::symlink_metadata(path)
         .ok()
         .filter(|m| !m.file_type().is_symlink() && !parent_is_link(path));
+    // A path `lstat` found to be no link is opened without following one, so a link put in
+    // its place between the two calls cannot lead the read outside the root.
+    let no_link = plain.is_some();
     let meta = match plain {
         Some(m) => m,
         None => {
@@ -174,7 +177,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
         .file(shown)
         .help(codes::FILE_TOO_LARGE.help));
     }
-    let bytes = open_checked(path)
+    let bytes = open_checked(path, no_link)
         .and_then(read_all)
         .map_err(|e| unreadable(&shown, &e))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
@@ -201,7 +204,7 @@ fn parent_is_link(path: &Path) -> bool {
 /// unbounded. A result longer than the limit means "too large".
 pub fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
     regular(&std::fs::metadata(path)?)?;
-    open_checked(path).and_then(read_all)
+    open_checked(path, false).and_then(read_all)
 }
 
 /// The whole file into a buffer sized by its length as the open handle reported it (so the
@@ -219,15 +222,19 @@ fn read_all((file, len): (std::fs::File, u64)) -> std::io::Result<Vec<u8>> {
 /// no writer) or never end, so the type is checked before opening (by the caller); the open
 /// itself does not block (`O_NONBLOCK`, which has no effect on a regular file), and the type
 /// is checked again on the open handle, so a file swapped for a FIFO in between is caught too.
-/// Returns the handle and the file's length.
-fn open_checked(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
+/// With `no_link`, a symbolic link at `path` is refused instead of followed. Returns the handle
+/// and the file's length.
+fn open_checked(path: &Path, no_link: bool) -> std::io::Result<(std::fs::File, u64)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        let nofollow = if no_link { libc::O_NOFOLLOW } else { 0 };
+        options.custom_flags(libc::O_NONBLOCK | nofollow);
     }
+    #[cfg(not(unix))]
+    let _ = no_link;
     let file = options.open(path)?;
     let meta = file.metadata()?;
     regular(&meta)?;
