@@ -13,7 +13,7 @@ use std::path::Path;
 const LEAN: Options = Options {
     keep_check_texts: false,
     bodies: load::Bodies::Outline,
-    documents: true,
+    documents: auditbook::load::Documents::All,
     overlay: None,
 };
 
@@ -21,7 +21,7 @@ const LEAN: Options = Options {
 const SECTIONS: Options = Options {
     keep_check_texts: true,
     bodies: load::Bodies::Sections,
-    documents: true,
+    documents: auditbook::load::Documents::All,
     overlay: None,
 };
 

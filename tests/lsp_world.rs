@@ -80,7 +80,7 @@ fn pipeline(
     let options = auditbook::load::Options {
         keep_check_texts: true,
         bodies: auditbook::load::Bodies::Outline,
-        documents: true,
+        documents: auditbook::load::Documents::All,
         overlay: Some(texts),
     };
     let loaded = auditbook::load::load_with(root, options).expect("the catalogue loads");

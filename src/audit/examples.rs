@@ -6,7 +6,7 @@ use super::portfolio::{self, Portfolio};
 use super::profile::{self, Source};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::data_file::{self, DataError, DataFile};
-use crate::load::yaml_lines::key_lines;
+use crate::text::yaml_lines::key_lines;
 use crate::model::Catalogue;
 use std::path::Path;
 

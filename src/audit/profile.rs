@@ -7,7 +7,7 @@ use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{FieldType, Value};
 use crate::load::check::suggest;
 use crate::load::data_file::{self, DataError, DataFile};
-use crate::load::yaml_lines::line_of;
+use crate::text::yaml_lines::line_of;
 use crate::model::config::ProfileFieldDecl;
 use crate::model::Catalogue;
 use serde_json::Value as Json;

@@ -7,8 +7,9 @@ use crate::model::Catalogue;
 
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let line = cat.config.positions.line_of("docs").unwrap_or(1);
-    let at_docs = |d: Diagnostic| d.file(crate::load::config::FILE_NAME).line(line);
+    // Positions are parsed on first use: only a finding asks.
+    let line = || cat.config.positions.line_of("docs").unwrap_or(1);
+    let at_docs = |d: Diagnostic| d.file(crate::load::config::FILE_NAME).line(line());
     for (pattern, files) in &cat.config.doc_globs {
         if files.is_empty() {
             let claim_line = cat
@@ -25,7 +26,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     ),
                 )
                 .file(crate::load::config::FILE_NAME)
-                .line(claim_line.unwrap_or(line))
+                .line(claim_line.unwrap_or_else(line))
                 .help(codes::DOC_GLOB.help),
             );
             continue;

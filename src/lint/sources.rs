@@ -13,17 +13,19 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let config_file = crate::load::config::FILE_NAME;
-    // The `where:` line, so the finding sits on the expression it is about.
-    let line = cat
-        .config
-        .positions
-        .line_of("require_sources.where")
-        .unwrap_or_else(|| crate::graph::config_line(cat, "require_sources:"));
+    // The `where:` line, so the finding sits on the expression it is about (found only for
+    // a finding: positions are parsed on first use).
+    let line = || {
+        cat.config
+            .positions
+            .line_of("require_sources.where")
+            .unwrap_or_else(|| crate::graph::config_line(cat, "require_sources:"))
+    };
     let selected: BTreeSet<&str> =
         match crate::select::compile(cat, &rs.selection, "require_sources.where") {
             Ok(expr) => match crate::select::select(cat, &expr) {
                 Ok(checks) => checks.into_iter().map(|c| c.id.as_str()).collect(),
-                Err(d) => return vec![d.file(config_file).line(line)],
+                Err(d) => return vec![d.file(config_file).line(line())],
             },
             // Without a selection no check can be judged: which ones must cite is unknown.
             Err(ds) => {
@@ -32,7 +34,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     .map(|d| {
                         crate::select::under(d, &codes::SOURCES_EXPRESSION)
                             .file(config_file)
-                            .line(line)
+                            .line(line())
                     })
                     .collect()
             }

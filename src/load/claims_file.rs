@@ -113,7 +113,7 @@ pub fn load(
     // Every document the file names is read, report claims' documents included.
     let mut all = config.clone();
     all.claims.extend(report_claims.iter().cloned());
-    let positions = crate::model::config::KeyLines(super::yaml_lines::key_lines(&claims_text));
+    let positions = crate::model::config::KeyLines::of_text(std::sync::Arc::from(claims_text.as_str()));
 
     let id_re = super::id_regex(&config);
     let dir_name = Path::new(config.checks_dir())
@@ -238,8 +238,8 @@ pub fn read_snapshot(path: &Path) -> Result<crate::snapshot::Snapshot, Fatal> {
 
 /// The line of a top-level key of `claims.yaml` (1 when it cannot be found).
 pub fn key_line(text: &str, key: &str) -> usize {
-    let lines = super::yaml_lines::key_lines(text);
-    super::yaml_lines::line_of(&lines, key).unwrap_or(1)
+    let lines = crate::text::yaml_lines::key_lines(text);
+    crate::text::yaml_lines::line_of(&lines, key).unwrap_or(1)
 }
 
 /// Catalogue keys a claims file may not set: they describe the catalogue, which is read

@@ -5,9 +5,10 @@
 use super::check::suggest;
 use super::frontmatter::{top_level_key, yaml_error};
 use crate::diag::{codes, Diagnostic};
-use crate::model::config::{Config, TOP_LEVEL_KEYS};
+use crate::model::config::{Config, KeyLines, TOP_LEVEL_KEYS};
 use regex::Regex;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 pub const FILE_NAME: &str = "catalogue.yaml";
 
@@ -48,23 +49,23 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     // The common case: the whole file is right.
     let whole = serde_yaml::from_str::<Config>(text);
     let (config, mut diags, lines) = match whole {
-        Ok(c) => (c, Vec::new(), super::yaml_lines::key_lines(text)),
+        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text))),
         Err(e) => match blocks(text) {
             Some(blocks) => {
                 let lines = block_lines(&blocks);
                 let (c, d) = salvage(&blocks, &lines);
-                (c, d, lines)
+                (c, d, KeyLines::known(lines))
             }
             // No `key:` lines at column 0 (a flow mapping, a list): nothing to salvage.
             None => (
                 Config::default(),
                 vec![config_error(&e, 1)],
-                super::yaml_lines::key_lines(text),
+                KeyLines::of_text(Arc::from(text)),
             ),
         },
     };
     let mut config = config;
-    config.positions = crate::model::config::KeyLines(lines);
+    config.positions = lines;
     diags.extend(validate(&config, text));
     diags.extend(tagged);
     (config, diags)
@@ -118,7 +119,7 @@ fn blocks(text: &str) -> Option<Vec<Block<'_>>> {
 fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize> {
     let mut out = std::collections::BTreeMap::new();
     for b in blocks {
-        for (path, line) in super::yaml_lines::key_lines(&b.text) {
+        for (path, line) in crate::text::yaml_lines::key_lines(&b.text) {
             out.entry(path).or_insert(line + b.line - 1);
         }
     }
@@ -382,11 +383,12 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
     };
     let mut diags = Vec::new();
     for (i, a) in lint.allow.iter().enumerate() {
-        let line = config
-            .positions
-            .line_of(&format!("lint.allow[{i}]"))
-            .unwrap_or(1);
+        // Positions are found only for a finding (KeyLines is lazy).
         let mut bad = |message: String| {
+            let line = config
+                .positions
+                .line_of(&format!("lint.allow[{i}]"))
+                .unwrap_or(1);
             diags.push(
                 Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
                     .help(codes::CONFIG_BAD_VALUE.help)

@@ -5,7 +5,7 @@
 
 use super::frontmatter::yaml_error;
 use super::text::{decode, MAX_FILE_BYTES};
-use super::yaml_lines::key_lines;
+use crate::text::yaml_lines::key_lines;
 use crate::diag::{Code, Diagnostic};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -29,7 +29,7 @@ pub struct DataFile {
 impl DataFile {
     /// The line of a key path (or of its nearest written ancestor); 1 when none is written.
     pub fn line(&self, path: &str) -> usize {
-        super::yaml_lines::line_of(&self.lines, path).unwrap_or(1)
+        crate::text::yaml_lines::line_of(&self.lines, path).unwrap_or(1)
     }
 
     /// A diagnostic located at a key path of this file.
@@ -189,7 +189,7 @@ pub fn parse(
         d.under(invalid).help(invalid.help).file(shown)
     })?;
     to_json(&yaml, "").map_err(|(path, msg)| {
-        let line = super::yaml_lines::line_of(&key_lines(text), &path).unwrap_or(1);
+        let line = crate::text::yaml_lines::line_of(&key_lines(text), &path).unwrap_or(1);
         Diagnostic::new(invalid, msg)
             .file(shown)
             .line(line)

@@ -34,13 +34,11 @@ pub fn expand(root: &Path, fence: &Fence, config: &mut Config) -> Vec<Diagnostic
     patterns.dedup();
     let mut globs = BTreeMap::new();
     for p in patterns {
-        let line = config.positions.line_of("docs").unwrap_or(1);
         let (matches, problems) = matches_of(root, fence, &p);
-        out.extend(
-            problems
-                .into_iter()
-                .map(|d| d.file(super::config::FILE_NAME).line(line)),
-        );
+        out.extend(problems.into_iter().map(|d| {
+            d.file(super::config::FILE_NAME)
+                .line(config.positions.line_of("docs").unwrap_or(1))
+        }));
         globs.insert(p, matches);
     }
     let mut docs = Vec::new();

@@ -27,6 +27,16 @@ pub fn declared(config: &Config) -> Vec<String> {
     paths.into_iter().collect()
 }
 
+/// The documents that hold rule tables, each once, sorted.
+pub fn rule_tables(config: &Config) -> Vec<String> {
+    let paths: BTreeSet<String> = config
+        .rules
+        .iter()
+        .flat_map(|r| r.tables.iter().map(|t| t.doc.clone()))
+        .collect();
+    paths.into_iter().collect()
+}
+
 /// The line of `catalogue.yaml` where `path` is declared: the first `claims[i].doc` or
 /// `rules.tables[i].doc` naming it, else the `docs` key.
 pub fn declared_line(
@@ -105,14 +115,14 @@ pub fn read_declared(
     text::decode(path, bytes)
 }
 
-pub fn load(
+/// The text of one declared document, not outlined.
+pub fn read_document(
     root: &Path,
     fence: &Fence,
     path: &str,
-    ids: &IdRules<'_>,
     overlay: Option<&text::Overlay>,
-) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
-    let t = read_declared(
+) -> Result<text::Text, Diagnostic> {
+    read_declared(
         root,
         fence,
         path,
@@ -121,7 +131,18 @@ pub fn load(
             keys: "docs, rules.tables or claims",
         },
         overlay,
-    )?;
+    )
+}
+
+/// Read and outline one declared document.
+pub fn load(
+    root: &Path,
+    fence: &Fence,
+    path: &str,
+    ids: &IdRules<'_>,
+    overlay: Option<&text::Overlay>,
+) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
+    let t = read_document(root, fence, path, overlay)?;
     let outline = markdown::outline(&t.text, 1, path, ids, None);
     Ok((
         Document {

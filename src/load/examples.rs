@@ -29,7 +29,6 @@ pub fn load(
         return (read, diags);
     };
     for (key, path) in decl.paths() {
-        let line = config.positions.line_of(&key).unwrap_or(1);
         match one(root, fence, path, overlay) {
             Ok((t, notes)) => {
                 diags.extend(notes);
@@ -39,7 +38,9 @@ pub fn load(
                 });
             }
             // A refused or unreadable path is a defect of the line that declares it.
-            Err(d) if d.file.as_deref() == Some(super::config::FILE_NAME) => diags.push(d.at(line, 1)),
+            Err(d) if d.file.as_deref() == Some(super::config::FILE_NAME) => {
+                diags.push(d.at(config.positions.line_of(&key).unwrap_or(1), 1))
+            }
             Err(d) => diags.push(d),
         }
     }

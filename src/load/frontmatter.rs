@@ -148,22 +148,26 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    if let Some((line, column)) =
-        super::yaml_depth::too_deep(split.yaml, super::yaml_depth::MAX_DEPTH)
-    {
-        return Err(vec![Diagnostic::new(
-            &codes::YAML_INVALID,
-            format!(
-                "the frontmatter is nested more than {} levels deep; it is not parsed",
-                super::yaml_depth::MAX_DEPTH
-            ),
-        )
-        .at(split.yaml_line + line - 1, column)
-        .help(codes::YAML_INVALID.help)]);
-    }
+    // The fast path reads only `key: scalar` lines at column 0, which nest nothing; the depth
+    // bound guards the general parser.
     let parsed = match fast_mapping(split.yaml) {
         Some(map) => Ok(Value::Mapping(map)),
-        None => serde_yaml::from_str::<Value>(split.yaml),
+        None => {
+            if let Some((line, column)) =
+                super::yaml_depth::too_deep(split.yaml, super::yaml_depth::MAX_DEPTH)
+            {
+                return Err(vec![Diagnostic::new(
+                    &codes::YAML_INVALID,
+                    format!(
+                        "the frontmatter is nested more than {} levels deep; it is not parsed",
+                        super::yaml_depth::MAX_DEPTH
+                    ),
+                )
+                .at(split.yaml_line + line - 1, column)
+                .help(codes::YAML_INVALID.help)]);
+            }
+            serde_yaml::from_str::<Value>(split.yaml)
+        }
     };
     match parsed {
         Ok(Value::Mapping(map)) => {

@@ -21,7 +21,6 @@ pub mod sections;
 pub mod snapshot_model;
 pub mod text;
 pub mod yaml_depth;
-pub mod yaml_lines;
 pub mod yaml_tags;
 
 use crate::diag::Diagnostic;
@@ -134,9 +133,22 @@ pub struct Options<'o> {
     pub overlay: Option<&'o text::Overlay>,
     /// How much of each check body is read.
     pub bodies: Bodies,
-    /// Read the rules (rule files and the tables of declared documents) and the documents
-    /// `catalogue.yaml` declares. Commands about checks alone (audit, list) skip them.
-    pub documents: bool,
+    /// Which of the rules and the documents `catalogue.yaml` declares are read.
+    pub documents: Documents,
+}
+
+/// How much of the rules and declared documents loading reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Documents {
+    /// Every declared document (claims, regions and rule tables), the example inputs, the
+    /// rule files: what `lint` and `verify` judge.
+    All,
+    /// What an audit report reads: the rules (rule files, and the outlines of the documents
+    /// holding rule tables); every other declared document and example is read for its bytes
+    /// only (the report's files digest covers them), never outlined.
+    Rules,
+    /// Neither (applicability, list, stats).
+    None,
 }
 
 /// How much of a check body loading reads.
@@ -156,7 +168,7 @@ impl Default for Options<'_> {
         Options {
             keep_check_texts: true,
             bodies: Bodies::Outline,
-            documents: true,
+            documents: Documents::All,
             overlay: None,
         }
     }

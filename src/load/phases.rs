@@ -4,7 +4,8 @@
 
 use super::markdown::IdRules;
 use super::{
-    check, config, confine, doc_globs, docs, examples, link_dest, manifest, rules, text, Options,
+    check, config, confine, doc_globs, docs, examples, link_dest, manifest, rules, text, Documents,
+    Options,
 };
 use crate::diag::{codes, Diagnostic};
 use crate::model::catalogue::BrokenCheck;
@@ -310,40 +311,49 @@ pub(super) fn read_documents(
     let fence = confine::Fence::repository_of(root);
     let mut documents = Vec::new();
     let mut found = Vec::new();
-    if options.documents {
-        // Globs become the paths they match before anything is read.
-        found.extend(doc_globs::expand(root, &fence, config));
+    if options.documents == Documents::None {
+        return (documents, found);
     }
-    let wanted = if options.documents {
-        docs::declared(config)
-    } else {
-        Vec::new()
+    // Globs become the paths they match before anything is read.
+    found.extend(doc_globs::expand(root, &fence, config));
+    let rule_docs = docs::rule_tables(config);
+    // A path refused or unreadable is a defect of the line that declares it.
+    let locate = |mut d: Diagnostic, path: &str| {
+        if d.file.as_deref() == Some(config::FILE_NAME) {
+            if let Some(line) = docs::declared_line(config, &config.positions, path) {
+                d = d.at(line, 1);
+            }
+        }
+        d
     };
-    for path in wanted {
+    for path in docs::declared(config) {
+        if options.documents == Documents::Rules && !rule_docs.contains(&path) {
+            // Read for its bytes only (an audit report's files digest covers every declared
+            // file); its outline is what lint and verify judge, and costs most of reading it.
+            match docs::read_document(root, &fence, &path, options.overlay) {
+                Ok(t) => {
+                    found.extend(t.notes);
+                    sources.insert(path, Arc::from(t.text));
+                }
+                Err(d) => found.push(locate(d, &path)),
+            }
+            continue;
+        }
         match docs::load(root, &fence, &path, ids, options.overlay) {
             Ok((d, notes)) => {
                 found.extend(notes);
                 sources.insert(d.path.clone(), Arc::from(d.text.as_str()));
                 documents.push(d);
             }
-            Err(mut d) => {
-                if d.file.as_deref() == Some(config::FILE_NAME) {
-                    if let Some(line) = docs::declared_line(config, &config.positions, &path) {
-                        d = d.at(line, 1);
-                    }
-                }
-                found.push(d)
-            }
+            Err(d) => found.push(locate(d, &path)),
         }
     }
-    if options.documents {
-        // Example inputs are read with the documents: `verify` holds them to the profile schema.
-        let (read, problems) = examples::load(root, &fence, config, options.overlay);
-        for e in read {
-            sources.insert(e.path, Arc::from(e.text));
-        }
-        found.extend(problems);
+    // Example inputs are read with the documents: `verify` holds them to the profile schema.
+    let (read, problems) = examples::load(root, &fence, config, options.overlay);
+    for e in read {
+        sources.insert(e.path, Arc::from(e.text));
     }
+    found.extend(problems);
     (documents, found)
 }
 
@@ -366,7 +376,7 @@ pub(super) fn read_rules(
             .and_then(|r| r.dir.as_deref())
             .unwrap_or("rules"),
     );
-    if options.documents && rules_dir.is_dir() {
+    if options.documents != Documents::None && rules_dir.is_dir() {
         match list_markdown(&rules_dir) {
             Ok(files) => {
                 for name in files {

@@ -167,7 +167,7 @@ impl World {
         let options = crate::load::Options {
             keep_check_texts: true,
             bodies: crate::load::Bodies::Outline,
-            documents: true,
+            documents: crate::load::Documents::All,
             overlay: Some(&self.overlay),
         };
         match crate::load::load_with(&self.root, options) {
@@ -207,7 +207,7 @@ impl World {
         let options = crate::load::Options {
             keep_check_texts: true,
             bodies: crate::load::Bodies::Outline,
-            documents: true,
+            documents: crate::load::Documents::All,
             overlay: Some(&self.overlay),
         };
         let shown = crate::load::text::display_path(&self.root, &abs);

@@ -580,26 +580,54 @@ impl Config {
     }
 }
 
-/// Key paths of a YAML file and the 1-based line each is written on.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct KeyLines(pub std::collections::BTreeMap<String, usize>);
+/// Key paths of a YAML file and the 1-based line each is written on. Only findings read
+/// them, and most runs have none, so a file that parsed whole keeps its text and finds the
+/// lines the first time one is asked for (parsing for positions was a quarter of the CPU of a
+/// frontmatter-only command).
+#[derive(Clone, Debug, Default)]
+pub struct KeyLines {
+    text: Option<std::sync::Arc<str>>,
+    lines: std::sync::OnceLock<std::collections::BTreeMap<String, usize>>,
+}
 
 impl KeyLines {
+    /// Positions already known (a file read key by key).
+    pub fn known(lines: std::collections::BTreeMap<String, usize>) -> KeyLines {
+        KeyLines {
+            text: None,
+            lines: std::sync::OnceLock::from(lines),
+        }
+    }
+
+    /// Positions of `text`, found when first asked for.
+    pub fn of_text(text: std::sync::Arc<str>) -> KeyLines {
+        KeyLines {
+            text: Some(text),
+            lines: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Every key path and its line.
+    pub fn all(&self) -> &std::collections::BTreeMap<String, usize> {
+        self.lines.get_or_init(|| match &self.text {
+            Some(t) => crate::text::yaml_lines::key_lines(t),
+            None => std::collections::BTreeMap::new(),
+        })
+    }
+
     /// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
     /// reported where its parent is written).
     pub fn line_of(&self, path: &str) -> Option<usize> {
-        line_of(&self.0, path)
+        line_of(self.all(), path)
     }
 }
 
-/// The line of `path` in `lines`, or of its nearest ancestor that has one.
-pub fn line_of(lines: &std::collections::BTreeMap<String, usize>, path: &str) -> Option<usize> {
-    let mut p = path;
-    loop {
-        if let Some(l) = lines.get(p) {
-            return Some(*l);
-        }
-        let cut = p.rfind(['.', '['])?;
-        p = p.get(..cut)?;
+impl PartialEq for KeyLines {
+    fn eq(&self, other: &KeyLines) -> bool {
+        self.all() == other.all()
     }
 }
+
+impl Eq for KeyLines {}
+
+pub use crate::text::yaml_lines::line_of;

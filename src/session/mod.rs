@@ -6,7 +6,7 @@ pub mod ledger;
 
 use crate::diag::{self, Diagnostic};
 use crate::graph::Graph;
-use crate::load::{self, Bodies, Fatal, Loaded, Options};
+use crate::load::{self, Bodies, Documents, Fatal, Loaded, Options};
 use crate::model::Catalogue;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -18,7 +18,7 @@ pub use ledger::Suppressed;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Needs {
     bodies: Bodies,
-    documents: bool,
+    documents: Documents,
     texts: bool,
 }
 
@@ -27,7 +27,7 @@ impl Needs {
     /// body, no rules, no documents.
     pub const FRONTMATTER: Needs = Needs {
         bodies: Bodies::None,
-        documents: false,
+        documents: Documents::None,
         texts: true,
     };
     /// What an audit report and a probe show: frontmatter, the named sections, pass criteria and
@@ -35,20 +35,20 @@ impl Needs {
     /// report carries, covers criteria and rules). No links or references.
     pub const REPORT: Needs = Needs {
         bodies: Bodies::Sections,
-        documents: true,
+        documents: Documents::Rules,
         texts: true,
     };
     /// Whole bodies, rules and documents, with every check's text kept (show, site, graph).
     pub const BODIES: Needs = Needs {
         bodies: Bodies::Outline,
-        documents: true,
+        documents: Documents::All,
         texts: true,
     };
     /// Whole bodies, rules and documents for judging them (lint, verify): check texts are
     /// released after reading and read again only to show a finding's line.
     pub const FINDINGS: Needs = Needs {
         bodies: Bodies::Outline,
-        documents: true,
+        documents: Documents::All,
         texts: false,
     };
 

@@ -107,7 +107,17 @@ fn join(base: &str, key: &str) -> String {
     }
 }
 
-pub use crate::model::config::line_of;
+/// The line of `path` in `lines`, or of its nearest ancestor that has one.
+pub fn line_of(lines: &BTreeMap<String, usize>, path: &str) -> Option<usize> {
+    let mut p = path;
+    loop {
+        if let Some(l) = lines.get(p) {
+            return Some(*l);
+        }
+        let cut = p.rfind(['.', '['])?;
+        p = p.get(..cut)?;
+    }
+}
 
 #[cfg(test)]
 mod tests {
