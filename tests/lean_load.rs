@@ -14,6 +14,7 @@ const LEAN: Options = Options {
     keep_check_texts: false,
     bodies: load::Bodies::Outline,
     documents: auditbook::load::Documents::All,
+    outlines: None,
     overlay: None,
 };
 
@@ -22,6 +23,7 @@ const SECTIONS: Options = Options {
     keep_check_texts: true,
     bodies: load::Bodies::Sections,
     documents: auditbook::load::Documents::All,
+    outlines: None,
     overlay: None,
 };
 

@@ -81,6 +81,7 @@ fn pipeline(
         keep_check_texts: true,
         bodies: auditbook::load::Bodies::Outline,
         documents: auditbook::load::Documents::All,
+        outlines: None,
         overlay: Some(texts),
     };
     let loaded = auditbook::load::load_with(root, options).expect("the catalogue loads");

@@ -40,6 +40,7 @@ fuzz_target!(|data: &[u8]| {
         checks_dir: "checks",
         checks_path: "checks",
         bases: &[],
+        outlines: None,
     };
     check::attach_body(&mut c, &ids, &check::SourceRules::default());
     let mut cat = Catalogue {

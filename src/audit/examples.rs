@@ -6,7 +6,6 @@ use super::portfolio::{self, Portfolio};
 use super::profile::{self, Source};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::data_file::{self, DataError, DataFile};
-use crate::text::yaml_lines::key_lines;
 use crate::model::Catalogue;
 use std::path::Path;
 
@@ -46,7 +45,7 @@ fn parsed(
             text: text.to_string(),
             digest: crate::snapshot::sha256(text.as_bytes()),
             value,
-            lines: key_lines(text),
+            lines: crate::model::config::KeyLines::of_text(std::sync::Arc::clone(text)),
             notes: Vec::new(),
         }),
         Err(d) => {

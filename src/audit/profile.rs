@@ -7,7 +7,6 @@ use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{FieldType, Value};
 use crate::load::check::suggest;
 use crate::load::data_file::{self, DataError, DataFile};
-use crate::text::yaml_lines::line_of;
 use crate::model::config::ProfileFieldDecl;
 use crate::model::Catalogue;
 use serde_json::Value as Json;
@@ -22,7 +21,7 @@ pub struct Source {
     pub value: Json,
     /// sha256 of the profile file's bytes (of the inline mapping's JSON text when inline).
     pub digest: String,
-    pub lines: BTreeMap<String, usize>,
+    pub lines: crate::model::config::KeyLines,
     /// Key path of the profile inside `shown` (`servers[0].profile`), empty for a profile file.
     pub prefix: String,
     pub text: String,
@@ -47,8 +46,9 @@ impl Source {
             (false, true) => self.prefix.clone(),
             (false, false) => format!("{}.{path}", self.prefix),
         };
-        line_of(&self.lines, &full)
-            .or_else(|| line_of(&self.lines, &self.prefix))
+        self.lines
+            .line_of(&full)
+            .or_else(|| self.lines.line_of(&self.prefix))
             .unwrap_or(1)
     }
 

@@ -128,6 +128,7 @@ pub fn load(
         checks_dir: &dir_name,
         checks_path: &checks_path,
         bases: &bases,
+        outlines: None,
     };
     let fence = Fence::repository_of(&dir);
     let mut sources: crate::diag::SourceMap = Default::default();

@@ -5,6 +5,7 @@
 
 use super::frontmatter::yaml_error;
 use super::text::{decode, MAX_FILE_BYTES};
+use crate::model::config::KeyLines;
 use crate::text::yaml_lines::key_lines;
 use crate::diag::{Code, Diagnostic};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -21,7 +22,8 @@ pub struct DataFile {
     /// sha256 of the file's bytes as read.
     pub digest: String,
     pub value: Value,
-    pub lines: BTreeMap<String, usize>,
+    /// Found when a finding first asks for one.
+    pub lines: KeyLines,
     /// BOM and CRLF warnings.
     pub notes: Vec<Diagnostic>,
 }
@@ -29,7 +31,7 @@ pub struct DataFile {
 impl DataFile {
     /// The line of a key path (or of its nearest written ancestor); 1 when none is written.
     pub fn line(&self, path: &str) -> usize {
-        crate::text::yaml_lines::line_of(&self.lines, path).unwrap_or(1)
+        self.lines.line_of(path).unwrap_or(1)
     }
 
     /// A diagnostic located at a key path of this file.
@@ -120,7 +122,7 @@ pub fn from_bytes(
     Ok(DataFile {
         shown: shown.to_string(),
         path: path.to_path_buf(),
-        lines: key_lines(&t.text),
+        lines: KeyLines::of_text(Arc::from(t.text.as_str())),
         text: t.text,
         digest,
         value,
@@ -140,7 +142,7 @@ pub fn from_text(
     Ok(DataFile {
         shown: shown.to_string(),
         path: PathBuf::from(shown),
-        lines: key_lines(&text),
+        lines: KeyLines::of_text(Arc::from(text.as_str())),
         digest: crate::snapshot::sha256(text.as_bytes()),
         text,
         value,

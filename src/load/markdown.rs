@@ -21,6 +21,8 @@ pub struct IdRules<'a> {
     pub checks_path: &'a str,
     /// URLs under which the catalogue root is published (`links.bases`).
     pub bases: &'a [String],
+    /// Outlines of earlier runs, when the command keeps them (`session`).
+    pub outlines: Option<&'a super::outline_cache::OutlineCache>,
 }
 
 impl IdRules<'_> {
@@ -98,6 +100,7 @@ impl LinkRules {
             checks_dir: &self.checks_dir,
             checks_path: &self.checks_path,
             bases: &self.bases,
+            outlines: None,
         }
     }
 }
@@ -200,6 +203,29 @@ fn trim_in_place(s: &mut String) {
 }
 
 fn scan(
+    text: &str,
+    first_line: usize,
+    file: &str,
+    rules: &IdRules<'_>,
+    self_id: Option<&str>,
+    tables: bool,
+) -> Outline {
+    let fresh = || scan_now(text, first_line, file, rules, self_id, tables);
+    match rules.outlines {
+        Some(cache) => {
+            let place = super::outline_cache::Place {
+                file,
+                first_line,
+                self_id,
+                tables,
+            };
+            cache.outline(text, &place, rules, fresh)
+        }
+        None => fresh(),
+    }
+}
+
+fn scan_now(
     text: &str,
     first_line: usize,
     file: &str,
@@ -567,6 +593,7 @@ mod tests {
             checks_dir: "checks",
             checks_path: "checks",
             bases: &[],
+            outlines: None,
         };
         outline(text, 1, "README.md", &rules, self_id)
     }

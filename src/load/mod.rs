@@ -15,6 +15,7 @@ pub mod frontmatter;
 pub mod link_dest;
 pub mod manifest;
 pub mod markdown;
+pub mod outline_cache;
 mod phases;
 pub mod rules;
 pub mod sections;
@@ -135,6 +136,9 @@ pub struct Options<'o> {
     pub bodies: Bodies,
     /// Which of the rules and the documents `catalogue.yaml` declares are read.
     pub documents: Documents,
+    /// Outlines of earlier runs to reuse, and to collect this run's into (`session` reads and
+    /// writes the file; the language server, which keeps its catalogue, has none).
+    pub outlines: Option<&'o outline_cache::OutlineCache>,
 }
 
 /// How much of the rules and declared documents loading reads.
@@ -170,6 +174,7 @@ impl Default for Options<'_> {
             bodies: Bodies::Outline,
             documents: Documents::All,
             overlay: None,
+            outlines: None,
         }
     }
 }
@@ -230,7 +235,7 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
     // body is read while its text is at hand; in compatibility mode they come from every
     // check's frontmatter, so bodies wait for the whole directory.
     let declared: Vec<String> = config.categories.iter().map(|c| c.prefix.clone()).collect();
-    let early = derived.id_rules(&declared);
+    let early = derived.id_rules(&declared, options.outlines);
     let body_rules = (mode == Mode::Declared).then_some(&early);
     let read = phases::read_checks(
         root,
@@ -256,7 +261,7 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
     }
 
     let categories = phases::categories_of(mode, &declared, &checks);
-    let ids = derived.id_rules(&categories);
+    let ids = derived.id_rules(&categories, options.outlines);
     if body_rules.is_none() {
         crate::par::for_each_mut(&mut checks, |c| attach(c, &ids, &source_rules, options));
     }
@@ -322,7 +327,7 @@ pub fn reload_check(
     let derived = phases::Derived::of(config);
     let vocab = derived.vocab(config);
     let source_rules = derived.source_rules(config);
-    let rules = derived.id_rules(&cat.categories);
+    let rules = derived.id_rules(&cat.categories, options.outlines);
     let (typed, rest) = phases::load_check_file(
         &root,
         path,

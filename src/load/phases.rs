@@ -68,8 +68,13 @@ impl Derived {
     }
 
     /// The rules that tell check ids in Markdown, with `categories` making mentions.
-    pub fn id_rules<'a>(&'a self, categories: &'a [String]) -> IdRules<'a> {
+    pub fn id_rules<'a>(
+        &'a self,
+        categories: &'a [String],
+        outlines: Option<&'a super::outline_cache::OutlineCache>,
+    ) -> IdRules<'a> {
         IdRules {
+            outlines,
             id_pattern: &self.id_re,
             categories,
             checks_dir: &self.dir_name,

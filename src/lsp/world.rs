@@ -168,6 +168,7 @@ impl World {
             keep_check_texts: true,
             bodies: crate::load::Bodies::Outline,
             documents: crate::load::Documents::All,
+            outlines: None,
             overlay: Some(&self.overlay),
         };
         match crate::load::load_with(&self.root, options) {
@@ -208,6 +209,7 @@ impl World {
             keep_check_texts: true,
             bodies: crate::load::Bodies::Outline,
             documents: crate::load::Documents::All,
+            outlines: None,
             overlay: Some(&self.overlay),
         };
         let shown = crate::load::text::display_path(&self.root, &abs);

@@ -2,9 +2,10 @@
 //! tables and references. Shared by checks, rules and documents.
 
 use super::Reference;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Heading {
     pub level: u8,
     pub text: String,
@@ -13,7 +14,7 @@ pub struct Heading {
     pub range: Range<usize>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskItem {
     pub text: String,
     pub checked: bool,
@@ -21,20 +22,20 @@ pub struct TaskItem {
     pub offset: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     pub text: String,
     /// References inside this cell (indices into `Outline::references`).
     pub references: Vec<usize>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     pub line: usize,
     pub cells: Vec<Cell>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     pub line: usize,
     pub offset: usize,
@@ -43,7 +44,7 @@ pub struct Table {
 }
 
 /// A link to an http(s) address that is not a link to a check: a candidate source.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExternalLink {
     /// The link's text, whitespace folded, code and emphasis marks removed.
     pub label: String,
@@ -53,7 +54,7 @@ pub struct ExternalLink {
     pub offset: usize,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outline {
     pub headings: Vec<Heading>,
     pub task_items: Vec<TaskItem>,

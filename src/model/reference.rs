@@ -1,16 +1,16 @@
 //! A reference from a check, rule or document to a check id: a link or a mention.
 
 use compact_str::CompactString;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RefKind {
     Link,
     Mention,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Reference {
     /// Ids are short: stored inline, with no allocation of their own (a large catalogue holds
     /// several references per check).
@@ -25,7 +25,7 @@ pub struct Reference {
 /// A link or image whose destination the engine can follow (relative, `#fragment` alone, or
 /// under a configured base), as written: the path and fragment checks read these. Links to
 /// external sites are not kept.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct LocalLink {
     pub dest: CompactString,
     pub line: u32,

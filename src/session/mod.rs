@@ -3,6 +3,7 @@
 //! ledger once and normalise once.
 
 pub mod ledger;
+mod outline_store;
 
 use crate::diag::{self, Diagnostic};
 use crate::graph::Graph;
@@ -58,6 +59,7 @@ impl Needs {
             bodies: self.bodies,
             documents: self.documents,
             overlay: None,
+            outlines: None,
         }
     }
 }
@@ -102,11 +104,17 @@ pub struct Session {
 
 impl Session {
     /// Load the catalogue at `root`, reading what `needs` says.
+    /// Outlines of bodies come from the user's cache when an earlier run computed them for
+    /// the same bytes (`outline_store`), and this run's are kept for the next.
     pub fn load(root: &Path, needs: Needs) -> Result<Session, Fatal> {
-        Ok(Session::from_loaded(load::load_with(
-            root,
-            needs.options(),
-        )?))
+        let store = outline_store::OutlineStore::open(root, needs.bodies);
+        let mut options = needs.options();
+        options.outlines = store.as_ref().map(|s| &s.cache);
+        let loaded = load::load_with(root, options)?;
+        if let Some(s) = &store {
+            s.save();
+        }
+        Ok(Session::from_loaded(loaded))
     }
 
     /// A session over a catalogue loaded elsewhere (a test's, an editor's buffers).

@@ -69,6 +69,34 @@ pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
     })
 }
 
+/// A temporary file beside `path` renamed over it, neither flushed to disk nor counted as a
+/// step of a catalogue change: for files whose loss costs nothing (the outline cache checks
+/// its own contents and is rebuilt when torn).
+pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+    let tmp = parent(path).join(format!(
+        ".{name}{UNLOCKED_MARK}{}-{seq}",
+        std::process::id()
+    ));
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|()| fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// Rename the temporary file over its target.
 pub fn replace(staged: &Staged) -> io::Result<()> {
     fs::rename(&staged.tmp, &staged.target)?;

@@ -50,6 +50,28 @@ pub fn file(path: &Path, contents: &str) -> io::Result<()> {
     }
 }
 
+/// A file of the user's cache (outlines kept between runs), written atomically (`0600`, not
+/// flushed to disk: a torn file fails its own checksum) into a directory made private to the
+/// user. Only a regular file or nothing is replaced: a symlink,
+/// FIFO, device or directory at the path is left alone and the write refused.
+pub fn cache_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = atomic::parent(path);
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => {
+            return Err(io::Error::other("it is not a regular file"))
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        Err(_) => {}
+    }
+    atomic::replace_unsynced(path, bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,265 @@
+//! Markdown outlines kept between runs. The outline of a body (pulldown-cmark's events turned
+//! into headings, task items, references and links) is most of what `lint` spends; it depends
+//! only on the text and on the rules that tell ids, so a run can reuse the outline an earlier
+//! run computed for the same bytes under the same rules.
+//!
+//! An entry's key is the SHA-256 of this build's version, the id rules, where the text sits
+//! (file, first line, the check's own id, whether tables are kept) and the text itself: an
+//! edited byte, another id pattern or a new release all miss. The file that holds the entries
+//! lives in the user's cache directory, never in the catalogue, so a repository cannot ship
+//! outlines that disagree with its files (see `session::outline_store`). The file ends with the
+//! SHA-256 of everything before it: a torn or corrupted file is ignored as a whole, and a run
+//! without a usable file computes every outline as if there were none.
+//!
+//! This module decides nothing about files: it turns bytes into entries and back.
+
+use super::markdown::IdRules;
+use crate::model::outline::Outline;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// The first bytes of the file; a new layout of the file or of `Outline` changes it.
+const MAGIC: &[u8; 8] = b"ABOUTL01";
+const KEY: usize = 32;
+
+type Key = [u8; KEY];
+
+/// Where a text sits, besides its bytes: each is part of the key.
+pub struct Place<'a> {
+    pub file: &'a str,
+    pub first_line: usize,
+    pub self_id: Option<&'a str>,
+    pub tables: bool,
+}
+
+/// The entries a run found on disk, and those it used or computed.
+#[derive(Default)]
+pub struct OutlineCache {
+    /// The file as read; `known` points into it.
+    bytes: Vec<u8>,
+    known: HashMap<Key, std::ops::Range<usize>>,
+    /// Every entry this run asked for, encoded, by key: what the next file holds.
+    used: Mutex<BTreeMap<Key, Vec<u8>>>,
+    /// An outline was computed (or an entry could not be decoded): the file is out of date.
+    missed: AtomicBool,
+}
+
+impl std::fmt::Debug for OutlineCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutlineCache")
+            .field("known", &self.known.len())
+            .field("missed", &self.missed.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+impl OutlineCache {
+    /// The entries of a cache file; anything but an intact file of this layout gives none.
+    pub fn from_bytes(bytes: Vec<u8>) -> OutlineCache {
+        let known = entries(&bytes).unwrap_or_default();
+        OutlineCache {
+            bytes,
+            known,
+            ..OutlineCache::default()
+        }
+    }
+
+    /// The outline of `text` at `place` under `rules`: from the cache when an earlier run
+    /// computed it for the same bytes and rules, else from `compute`.
+    pub fn outline(
+        &self,
+        text: &str,
+        place: &Place<'_>,
+        rules: &IdRules<'_>,
+        compute: impl FnOnce() -> Outline,
+    ) -> Outline {
+        let key = key(text, place, rules);
+        let cached = self
+            .known
+            .get(&key)
+            .and_then(|r| self.bytes.get(r.clone()))
+            .and_then(|b| postcard::from_bytes::<Outline>(b).ok().map(|o| (o, b)));
+        let (outline, encoded) = match cached {
+            Some((o, b)) => (o, b.to_vec()),
+            None => {
+                self.missed.store(true, Ordering::Relaxed);
+                let o = compute();
+                // An outline that cannot be encoded is simply not kept.
+                let Ok(b) = postcard::to_allocvec(&o) else {
+                    return o;
+                };
+                (o, b)
+            }
+        };
+        if let Ok(mut used) = self.used.lock() {
+            used.insert(key, encoded);
+        }
+        outline
+    }
+
+    /// The file the next run should find, if it differs from the one read: an outline was
+    /// computed, or an entry of the old file was not asked for (the file holds only what the
+    /// catalogue's current texts need, so it never grows past them).
+    pub fn changed_file(&self) -> Option<Vec<u8>> {
+        let used = self.used.lock().ok()?;
+        let stale = self.known.keys().any(|k| !used.contains_key(k));
+        if !self.missed.load(Ordering::Relaxed) && !stale {
+            return None;
+        }
+        let mut out = Vec::with_capacity(MAGIC.len() + used.values().map(Vec::len).sum::<usize>());
+        out.extend_from_slice(MAGIC);
+        for (k, v) in used.iter() {
+            out.extend_from_slice(k);
+            out.extend_from_slice(&u32::try_from(v.len()).ok()?.to_le_bytes());
+            out.extend_from_slice(v);
+        }
+        let sum = Sha256::digest(&out);
+        out.extend_from_slice(&sum);
+        Some(out)
+    }
+}
+
+/// The entries of an intact file: magic, then key, length (u32, little-endian) and encoded
+/// outline for each, then the SHA-256 of all of that.
+fn entries(bytes: &[u8]) -> Option<HashMap<Key, std::ops::Range<usize>>> {
+    let body_len = bytes.len().checked_sub(KEY)?;
+    let (body, sum) = bytes.split_at(body_len);
+    if body.get(..MAGIC.len())? != MAGIC || Sha256::digest(body).as_slice() != sum {
+        return None;
+    }
+    let mut known = HashMap::new();
+    let mut at = MAGIC.len();
+    while at < body.len() {
+        let key: Key = body.get(at..at + KEY)?.try_into().ok()?;
+        let len_bytes: [u8; 4] = body.get(at + KEY..at + KEY + 4)?.try_into().ok()?;
+        let len = usize::try_from(u32::from_le_bytes(len_bytes)).ok()?;
+        let start = at + KEY + 4;
+        let end = start.checked_add(len)?;
+        body.get(start..end)?;
+        known.insert(key, start..end);
+        at = end;
+    }
+    Some(known)
+}
+
+fn key(text: &str, place: &Place<'_>, rules: &IdRules<'_>) -> Key {
+    let mut h = Sha256::new();
+    // Every part is length-prefixed, so no two different inputs run together the same way.
+    let mut part = |b: &[u8]| {
+        h.update((b.len() as u64).to_le_bytes());
+        h.update(b);
+    };
+    part(MAGIC);
+    part(env!("CARGO_PKG_VERSION").as_bytes());
+    part(rules.id_pattern.as_str().as_bytes());
+    for c in rules.categories {
+        part(c.as_bytes());
+    }
+    part(b"\0checks");
+    part(rules.checks_dir.as_bytes());
+    part(rules.checks_path.as_bytes());
+    for b in rules.bases {
+        part(b.as_bytes());
+    }
+    part(b"\0place");
+    part(place.file.as_bytes());
+    part(&(place.first_line as u64).to_le_bytes());
+    part(place.self_id.unwrap_or("\0none").as_bytes());
+    part(&[u8::from(place.tables)]);
+    part(text.as_bytes());
+    h.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex::Regex;
+
+    fn rules<'a>(re: &'a Regex, cats: &'a [String]) -> IdRules<'a> {
+        IdRules {
+            id_pattern: re,
+            categories: cats,
+            checks_dir: "checks",
+            checks_path: "checks",
+            bases: &[],
+            outlines: None,
+        }
+    }
+
+    fn place(file: &str) -> Place<'_> {
+        Place {
+            file,
+            first_line: 1,
+            self_id: None,
+            tables: true,
+        }
+    }
+
+    fn sample() -> Outline {
+        Outline {
+            code_blocks: vec![3..9, 12..20],
+            ..Outline::default()
+        }
+    }
+
+    #[test]
+    fn a_second_run_reuses_and_an_edit_misses() {
+        let re = Regex::new("^[A-Z]+-[0-9]{3}$").unwrap();
+        let cats = vec!["AB".to_string()];
+        let r = rules(&re, &cats);
+        let first = OutlineCache::from_bytes(Vec::new());
+        let o = first.outline("text", &place("a.md"), &r, sample);
+        assert_eq!(o, sample());
+        let file = first.changed_file().expect("a computed outline is written");
+
+        let second = OutlineCache::from_bytes(file.clone());
+        let o = second.outline("text", &place("a.md"), &r, || panic!("must come from the cache"));
+        assert_eq!(o, sample());
+        assert!(second.changed_file().is_none(), "nothing new, nothing stale");
+
+        let third = OutlineCache::from_bytes(file.clone());
+        let mut computed = false;
+        third.outline("text!", &place("a.md"), &r, || {
+            computed = true;
+            sample()
+        });
+        assert!(computed, "an edited text is outlined again");
+        let other_cats = vec!["XY".to_string()];
+        let fourth = OutlineCache::from_bytes(file);
+        let mut computed = false;
+        fourth.outline("text", &place("a.md"), &rules(&re, &other_cats), || {
+            computed = true;
+            sample()
+        });
+        assert!(computed, "other id rules miss");
+    }
+
+    #[test]
+    fn a_damaged_file_is_ignored_whole() {
+        let re = Regex::new("^[A-Z]+-[0-9]{3}$").unwrap();
+        let cats = vec!["AB".to_string()];
+        let r = rules(&re, &cats);
+        let first = OutlineCache::from_bytes(Vec::new());
+        first.outline("text", &place("a.md"), &r, sample);
+        let file = first.changed_file().unwrap();
+        let mut flipped = file.clone();
+        let mid = flipped.len() / 2;
+        flipped[mid] ^= 1;
+        for damaged in [
+            flipped,
+            file[..file.len() - 1].to_vec(),
+            b"garbage".to_vec(),
+            Vec::new(),
+        ] {
+            let c = OutlineCache::from_bytes(damaged);
+            let mut computed = false;
+            c.outline("text", &place("a.md"), &r, || {
+                computed = true;
+                sample()
+            });
+            assert!(computed);
+        }
+    }
+}

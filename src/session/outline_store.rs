@@ -1,0 +1,75 @@
+//! Where the outlines of earlier runs are kept (`load::outline_cache` holds them): one file per
+//! catalogue and kind of reading, in the user's cache directory — `AUDITBOOK_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/auditbook`, else `~/.cache/auditbook`. Never inside the catalogue: a
+//! repository must not be able to ship outlines that disagree with its own files and so make
+//! `lint` pass. `AUDITBOOK_NO_CACHE=1` turns it off. The cache is an optimisation only: a file
+//! that cannot be read is treated as empty and one that cannot be written is skipped, and the
+//! output is the same bytes either way.
+
+use crate::load::outline_cache::OutlineCache;
+use crate::load::Bodies;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// Larger than the outlines of any catalogue auditbook reads (a file over it is not read).
+const MAX_BYTES: u64 = 512 * 1024 * 1024;
+
+pub struct OutlineStore {
+    file: PathBuf,
+    pub cache: OutlineCache,
+}
+
+impl OutlineStore {
+    /// The store for the catalogue at `root` read as `bodies` says; `None` when the cache is
+    /// off, no cache directory is known, or nothing of the bodies is outlined.
+    pub fn open(root: &Path, bodies: Bodies) -> Option<OutlineStore> {
+        let kind = match bodies {
+            Bodies::Outline => "outline",
+            Bodies::Sections => "sections",
+            Bodies::None => return None,
+        };
+        if std::env::var_os("AUDITBOOK_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
+            return None;
+        }
+        let dir = cache_dir()?;
+        let canonical = std::fs::canonicalize(root).ok()?;
+        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+        let name: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        let file = dir.join(format!("{name}.{kind}"));
+        let bytes = read(&file).unwrap_or_default();
+        Some(OutlineStore {
+            file,
+            cache: OutlineCache::from_bytes(bytes),
+        })
+    }
+
+    /// Write what the next run should find, if it changed. A failure costs the next run its
+    /// head start, nothing else.
+    pub fn save(&self) {
+        if let Some(bytes) = self.cache.changed_file() {
+            let _ = crate::write::cache_file(&self.file, &bytes);
+        }
+    }
+}
+
+fn cache_dir() -> Option<PathBuf> {
+    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
+    if let Some(d) = std::env::var_os("AUDITBOOK_CACHE_DIR").and_then(absolute) {
+        return Some(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").and_then(absolute) {
+        return Some(d.join("auditbook"));
+    }
+    std::env::var_os("HOME")
+        .and_then(absolute)
+        .map(|h| h.join(".cache").join("auditbook"))
+}
+
+/// The file if it is a regular file (not a link, FIFO or device) within the size bound.
+fn read(file: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::symlink_metadata(file).ok()?;
+    if !meta.file_type().is_file() || meta.len() > MAX_BYTES {
+        return None;
+    }
+    std::fs::read(file).ok()
+}
