@@ -109,7 +109,7 @@ pub fn split(text: &str) -> Result<Split<'_>, Diagnostic> {
 
 fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset)
-        .map(|s| s.matches('\n').count() + 1)
+        .map(|s| memchr::memchr_iter(b'\n', s.as_bytes()).count() + 1)
         .unwrap_or(1)
 }
 
@@ -199,7 +199,7 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
 /// result wherever this answers; reading every frontmatter through serde_yaml alone cost
 /// `applicability` 36 % more instructions (BENCHMARKS.md).
 pub fn fast_mapping(yaml: &str) -> Option<Mapping> {
-    let mut map = Mapping::new();
+    let mut map = Mapping::with_capacity(memchr::memchr_iter(b'\n', yaml.as_bytes()).count() + 1);
     for line in yaml.split('\n') {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;

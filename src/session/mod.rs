@@ -25,11 +25,12 @@ pub struct Needs {
 
 impl Needs {
     /// Frontmatter only (applicability, list, stats, schema, profile checks, probes): no
-    /// body, no rules, no documents.
+    /// body, no rules, no documents; each check's text is released once its frontmatter is
+    /// read (holding a megabyte nobody reads cost more page faults than its stamp costs).
     pub const FRONTMATTER: Needs = Needs {
         bodies: Bodies::None,
         documents: Documents::None,
-        texts: true,
+        texts: false,
     };
     /// What an audit report and a probe show: frontmatter, the named sections, pass criteria and
     /// sources of each check, and the rules (the catalogue's semantic fingerprint, which a
