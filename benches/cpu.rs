@@ -3,8 +3,8 @@
 //! `cargo bench --bench cpu`. CPU time, unlike wall time, does not count the time a busy
 //! machine makes a process wait; the figures are medians (and minima) of many runs.
 //! BENCHMARKS.md records them beside the goals (applicability and audit ≤ 4 ms, lint ≤ 8 ms).
-//! Runs through cargo keep their outline cache in `target/auditbook-cache`
-//! (`.cargo/config.toml`); the commands that outline bodies are also measured without it.
+//! The cached runs keep their outlines in `target/auditbook-cache` (`.cargo/config.toml`); the
+//! commands that outline bodies are also measured without the cache.
 
 use auditbook::testgen::{self, Body};
 use std::path::{Path, PathBuf};
@@ -39,7 +39,9 @@ fn cpu_with(dir: &Path, args: &[&str], runs: usize, cached: bool) -> (f64, f64) 
     for _ in 0..runs {
         let before = children_cpu_ms();
         let mut c = Command::new(binary());
-        if !cached {
+        if cached {
+            c.env_remove("AUDITBOOK_NO_CACHE");
+        } else {
             c.env("AUDITBOOK_NO_CACHE", "1");
         }
         let _ = c

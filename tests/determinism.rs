@@ -1,5 +1,7 @@
 //! Every command that prints data prints the same bytes on every run and with any number of
 //! worker threads: loading runs in parallel, output order must never depend on scheduling.
+//! The first run of each command goes without the outline cache, the others with one (cold,
+//! then warm): the cache must not change a byte either.
 
 mod common;
 use common::tree;
@@ -13,8 +15,16 @@ fn repo() -> PathBuf {
 /// One run: exit code, stdout, stderr. `threads` "1" or "2" runs the shipped catalogue's work
 /// in parallel (every list from one item on) on that many threads; "seq" as it runs by default
 /// at this size, on the calling thread.
-fn run(args: &[&str], threads: &str) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+fn run(args: &[&str], threads: &str, cached: bool) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+    static CACHE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
     let mut cmd = assert_cmd::Command::cargo_bin("auditbook").unwrap();
+    if cached {
+        let dir = CACHE.get_or_init(|| tempfile::tempdir().unwrap());
+        cmd.env_remove("AUDITBOOK_NO_CACHE")
+            .env("AUDITBOOK_CACHE_DIR", dir.path());
+    } else {
+        cmd.env("AUDITBOOK_NO_CACHE", "1");
+    }
     if threads != "seq" {
         cmd.env("RAYON_NUM_THREADS", threads)
             .env("AUDITBOOK_PARALLEL_FROM", "1");
@@ -32,7 +42,7 @@ fn run(args: &[&str], threads: &str) -> (Option<i32>, Vec<u8>, Vec<u8>) {
 
 /// Two runs on two threads, one on one thread, one without the pool: all byte-identical.
 fn assert_stable(args: &[&str]) {
-    let first = run(args, "2");
+    let first = run(args, "2", false);
     assert!(
         matches!(first.0, Some(0 | 1)),
         "{args:?} failed: {}",
@@ -40,7 +50,7 @@ fn assert_stable(args: &[&str]) {
     );
     assert!(!first.1.is_empty(), "{args:?} printed nothing");
     for threads in ["2", "1", "seq"] {
-        let again = run(args, threads);
+        let again = run(args, threads, true);
         assert!(
             again == first,
             "{args:?} differs with RAYON_NUM_THREADS={threads}"
@@ -121,7 +131,7 @@ fn site_directories_are_identical() {
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     for (d, threads) in dirs.iter().zip(["2", "seq", "1"]) {
         let out = d.path().join("site");
-        let (code, _, err) = run(&["site", "--out", out.to_str().unwrap()], threads);
+        let (code, _, err) = run(&["site", "--out", out.to_str().unwrap()], threads, true);
         assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
     }
     let first = tree(&dirs[0].path().join("site"));

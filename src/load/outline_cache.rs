@@ -17,12 +17,17 @@ use super::markdown::IdRules;
 use crate::model::outline::Outline;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The first bytes of the file; a new layout of the file or of `Outline` changes it.
 const MAGIC: &[u8; 8] = b"ABOUTL01";
 const KEY: usize = 32;
+/// The largest cache file read or written. It holds 10,000 realistic checks (6 MB) with room
+/// to spare; past it a run outlines everything, as without a cache, and keeps nothing, so the
+/// cache never adds more than this to the peak memory of a very large catalogue (at 100,000
+/// checks the outlines alone would be tens of megabytes).
+pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 
 type Key = [u8; KEY];
 
@@ -34,16 +39,28 @@ pub struct Place<'a> {
     pub tables: bool,
 }
 
+enum Entry {
+    Read(std::ops::Range<usize>),
+    Computed(Vec<u8>),
+}
+
 /// The entries a run found on disk, and those it used or computed.
 #[derive(Default)]
 pub struct OutlineCache {
     /// The file as read; `known` points into it.
     bytes: Vec<u8>,
     known: HashMap<Key, std::ops::Range<usize>>,
-    /// Every entry this run asked for, encoded, by key: what the next file holds.
-    used: Mutex<BTreeMap<Key, Vec<u8>>>,
+    /// Every entry this run asked for, by key: what the next file holds. An entry found in
+    /// the file points into `bytes` (no copy: at 100,000 checks the outlines are tens of
+    /// megabytes); a computed one holds its encoding.
+    used: Mutex<BTreeMap<Key, Entry>>,
     /// An outline was computed (or an entry could not be decoded): the file is out of date.
     missed: AtomicBool,
+    /// Bytes of the file this run would write; past `MAX_FILE_BYTES` nothing more is kept
+    /// and nothing is written.
+    size: AtomicUsize,
+    /// `MAX_FILE_BYTES`, smaller in tests.
+    limit: usize,
 }
 
 impl std::fmt::Debug for OutlineCache {
@@ -58,10 +75,20 @@ impl std::fmt::Debug for OutlineCache {
 impl OutlineCache {
     /// The entries of a cache file; anything but an intact file of this layout gives none.
     pub fn from_bytes(bytes: Vec<u8>) -> OutlineCache {
+        OutlineCache::limited(bytes, MAX_FILE_BYTES)
+    }
+
+    fn limited(bytes: Vec<u8>, limit: usize) -> OutlineCache {
+        let bytes = if bytes.len() > limit {
+            Vec::new()
+        } else {
+            bytes
+        };
         let known = entries(&bytes).unwrap_or_default();
         OutlineCache {
             bytes,
             known,
+            limit,
             ..OutlineCache::default()
         }
     }
@@ -76,41 +103,69 @@ impl OutlineCache {
         compute: impl FnOnce() -> Outline,
     ) -> Outline {
         let key = key(text, place, rules);
-        let cached = self
-            .known
-            .get(&key)
-            .and_then(|r| self.bytes.get(r.clone()))
-            .and_then(|b| postcard::from_bytes::<Outline>(b).ok().map(|o| (o, b)));
-        let (outline, encoded) = match cached {
-            Some((o, b)) => (o, b.to_vec()),
+        let cached = self.known.get(&key).and_then(|r| {
+            let o = postcard::from_bytes::<Outline>(self.bytes.get(r.clone())?).ok()?;
+            Some((o, Entry::Read(r.clone())))
+        });
+        let (outline, entry) = match cached {
+            Some(found) => found,
             None => {
                 self.missed.store(true, Ordering::Relaxed);
                 let o = compute();
+                if self.size.load(Ordering::Relaxed) > self.limit {
+                    return o;
+                }
                 // An outline that cannot be encoded is simply not kept.
                 let Ok(b) = postcard::to_allocvec(&o) else {
                     return o;
                 };
-                (o, b)
+                (o, Entry::Computed(b))
             }
         };
+        let len = match &entry {
+            Entry::Read(r) => r.len(),
+            Entry::Computed(b) => b.len(),
+        };
+        let size = self.size.fetch_add(len + KEY + 4, Ordering::Relaxed) + len + KEY + 4;
         if let Ok(mut used) = self.used.lock() {
-            used.insert(key, encoded);
+            if size > self.limit {
+                // Too large to keep: what was collected goes now, not at the end of the run.
+                *used = BTreeMap::new();
+            } else {
+                used.insert(key, entry);
+            }
         }
         outline
+    }
+
+    fn encoded<'a>(&'a self, e: &'a Entry) -> Option<&'a [u8]> {
+        match e {
+            Entry::Read(r) => self.bytes.get(r.clone()),
+            Entry::Computed(b) => Some(b),
+        }
     }
 
     /// The file the next run should find, if it differs from the one read: an outline was
     /// computed, or an entry of the old file was not asked for (the file holds only what the
     /// catalogue's current texts need, so it never grows past them).
     pub fn changed_file(&self) -> Option<Vec<u8>> {
+        if self.size.load(Ordering::Relaxed) > self.limit {
+            return None;
+        }
         let used = self.used.lock().ok()?;
         let stale = self.known.keys().any(|k| !used.contains_key(k));
         if !self.missed.load(Ordering::Relaxed) && !stale {
             return None;
         }
-        let mut out = Vec::with_capacity(MAGIC.len() + used.values().map(Vec::len).sum::<usize>());
+        let size: usize = used
+            .values()
+            .filter_map(|e| self.encoded(e))
+            .map(|b| b.len() + KEY + 4)
+            .sum();
+        let mut out = Vec::with_capacity(MAGIC.len() + size + KEY);
         out.extend_from_slice(MAGIC);
-        for (k, v) in used.iter() {
+        for (k, e) in used.iter() {
+            let v = self.encoded(e)?;
             out.extend_from_slice(k);
             out.extend_from_slice(&u32::try_from(v.len()).ok()?.to_le_bytes());
             out.extend_from_slice(v);
@@ -234,6 +289,29 @@ mod tests {
             sample()
         });
         assert!(computed, "other id rules miss");
+    }
+
+    #[test]
+    fn past_the_size_limit_nothing_is_kept() {
+        let re = Regex::new("^[A-Z]+-[0-9]{3}$").unwrap();
+        let cats = vec!["AB".to_string()];
+        let r = rules(&re, &cats);
+        let one = OutlineCache::from_bytes(Vec::new());
+        one.outline("a", &place("a.md"), &r, sample);
+        let single = one.changed_file().unwrap().len();
+        // Room for one entry: the second goes over, and the run writes nothing.
+        let c = OutlineCache::limited(Vec::new(), single);
+        c.outline("a", &place("a.md"), &r, sample);
+        c.outline("b", &place("b.md"), &r, sample);
+        assert!(c.changed_file().is_none());
+        // A file over the limit is not read.
+        let big = OutlineCache::limited(one.changed_file().unwrap(), single - 1);
+        let mut computed = false;
+        big.outline("a", &place("a.md"), &r, || {
+            computed = true;
+            sample()
+        });
+        assert!(computed);
     }
 
     #[test]

@@ -11,9 +11,6 @@ use crate::load::Bodies;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// Larger than the outlines of any catalogue auditbook reads (a file over it is not read).
-const MAX_BYTES: u64 = 512 * 1024 * 1024;
-
 pub struct OutlineStore {
     file: PathBuf,
     pub cache: OutlineCache,
@@ -65,10 +62,12 @@ fn cache_dir() -> Option<PathBuf> {
         .map(|h| h.join(".cache").join("auditbook"))
 }
 
-/// The file if it is a regular file (not a link, FIFO or device) within the size bound.
+/// The file if it is a regular file (not a link, FIFO or device) no larger than a cache file
+/// may be.
 fn read(file: &Path) -> Option<Vec<u8>> {
     let meta = std::fs::symlink_metadata(file).ok()?;
-    if !meta.file_type().is_file() || meta.len() > MAX_BYTES {
+    if !meta.file_type().is_file() || meta.len() > crate::load::outline_cache::MAX_FILE_BYTES as u64
+    {
         return None;
     }
     std::fs::read(file).ok()
