@@ -41,6 +41,17 @@ fn run(fx: &Fixture, cache: Option<&Path>, args: &[&str]) -> (String, i32) {
     )
 }
 
+/// Each cache file with its bytes and modification time: equal means not rewritten.
+fn stamps(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>, std::time::SystemTime)> {
+    cache_files(dir)
+        .into_iter()
+        .map(|p| {
+            let m = std::fs::metadata(&p).unwrap().modified().unwrap();
+            (p.clone(), std::fs::read(&p).unwrap(), m)
+        })
+        .collect()
+}
+
 fn cache_files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .map(|d| d.map(|e| e.unwrap().path()).collect())
@@ -54,13 +65,26 @@ fn warm_runs_print_what_cold_runs_and_uncached_runs_print() {
     let fx = Fixture::shipped();
     let cache = tempfile::tempdir().unwrap();
     let before = tree(fx.dir.path());
+    let mut expected = Vec::new();
     for args in commands() {
         let uncached = run(&fx, None, &args);
-        let cold = run(&fx, Some(cache.path()), &args);
-        let warm = run(&fx, Some(cache.path()), &args);
-        assert_eq!(cold, uncached, "{args:?}: cold");
-        assert_eq!(warm, uncached, "{args:?}: warm");
+        assert_eq!(
+            run(&fx, Some(cache.path()), &args),
+            uncached,
+            "{args:?}: cold"
+        );
+        expected.push(uncached);
     }
+    let written = stamps(cache.path());
+    for (args, uncached) in commands().iter().zip(&expected) {
+        assert_eq!(
+            &run(&fx, Some(cache.path()), args),
+            uncached,
+            "{args:?}: warm"
+        );
+    }
+    // Every outline came from the cache: a miss would have rewritten a file.
+    assert_eq!(stamps(cache.path()), written, "warm runs computed nothing");
     // One file per kind of reading, in the cache directory only.
     let names: Vec<String> = cache_files(cache.path())
         .iter()

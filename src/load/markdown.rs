@@ -4,6 +4,7 @@
 //! so a link means the same thing wherever it is written.
 
 use super::link_dest::{self, Dest};
+use super::outline_cache::Place;
 pub use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
 use crate::model::{LocalLink, RefKind, Reference};
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
@@ -210,29 +211,26 @@ fn scan(
     self_id: Option<&str>,
     tables: bool,
 ) -> Outline {
-    let fresh = || scan_now(text, first_line, file, rules, self_id, tables);
+    let place = Place {
+        file,
+        first_line,
+        self_id,
+        tables,
+    };
     match rules.outlines {
-        Some(cache) => {
-            let place = super::outline_cache::Place {
-                file,
-                first_line,
-                self_id,
-                tables,
-            };
-            cache.outline(text, &place, rules, fresh)
-        }
-        None => fresh(),
+        Some(cache) => cache.outline(text, &place, rules, || scan_now(text, &place, rules)),
+        None => scan_now(text, &place, rules),
     }
 }
 
-fn scan_now(
-    text: &str,
-    first_line: usize,
-    file: &str,
-    rules: &IdRules<'_>,
-    self_id: Option<&str>,
-    tables: bool,
-) -> Outline {
+/// Outline `text` with pulldown-cmark (what the cache spares a run).
+fn scan_now(text: &str, place: &Place<'_>, rules: &IdRules<'_>) -> Outline {
+    let Place {
+        file,
+        first_line,
+        self_id,
+        tables,
+    } = *place;
     let opts = Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
     let mut scanner = Scanner {
         text,

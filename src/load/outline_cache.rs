@@ -32,6 +32,7 @@ pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 type Key = [u8; KEY];
 
 /// Where a text sits, besides its bytes: each is part of the key.
+#[derive(Clone, Copy)]
 pub struct Place<'a> {
     pub file: &'a str,
     pub first_line: usize,
@@ -232,6 +233,8 @@ mod tests {
     use super::*;
     use regex::Regex;
 
+    const PATTERN: &str = "^[A-Z]+-[0-9]{3}$";
+
     fn rules<'a>(re: &'a Regex, cats: &'a [String]) -> IdRules<'a> {
         IdRules {
             id_pattern: re,
@@ -259,69 +262,69 @@ mod tests {
         }
     }
 
+    /// Whether asking `cache` for `text` in `file` computed the outline (a miss).
+    fn misses(cache: &OutlineCache, text: &str, file: &str, r: &IdRules<'_>) -> bool {
+        let mut computed = false;
+        let o = cache.outline(text, &place(file), r, || {
+            computed = true;
+            sample()
+        });
+        assert_eq!(o, sample());
+        computed
+    }
+
+    /// A cache file holding the outline of `text` in `a.md`.
+    fn file_with(text: &str, r: &IdRules<'_>) -> Vec<u8> {
+        let first = OutlineCache::from_bytes(Vec::new());
+        assert!(misses(&first, text, "a.md", r));
+        first.changed_file().expect("a computed outline is written")
+    }
+
     #[test]
     fn a_second_run_reuses_and_an_edit_misses() {
-        let re = Regex::new("^[A-Z]+-[0-9]{3}$").unwrap();
+        let re = Regex::new(PATTERN).unwrap();
         let cats = vec!["AB".to_string()];
         let r = rules(&re, &cats);
-        let first = OutlineCache::from_bytes(Vec::new());
-        let o = first.outline("text", &place("a.md"), &r, sample);
-        assert_eq!(o, sample());
-        let file = first.changed_file().expect("a computed outline is written");
+        let file = file_with("text", &r);
 
         let second = OutlineCache::from_bytes(file.clone());
-        let o = second.outline("text", &place("a.md"), &r, || panic!("must come from the cache"));
-        assert_eq!(o, sample());
+        assert!(!misses(&second, "text", "a.md", &r));
         assert!(second.changed_file().is_none(), "nothing new, nothing stale");
 
-        let third = OutlineCache::from_bytes(file.clone());
-        let mut computed = false;
-        third.outline("text!", &place("a.md"), &r, || {
-            computed = true;
-            sample()
-        });
-        assert!(computed, "an edited text is outlined again");
+        let edited = OutlineCache::from_bytes(file.clone());
+        assert!(misses(&edited, "text!", "a.md", &r), "an edited text");
+        let moved = OutlineCache::from_bytes(file.clone());
+        assert!(misses(&moved, "text", "b.md", &r), "another file");
         let other_cats = vec!["XY".to_string()];
-        let fourth = OutlineCache::from_bytes(file);
-        let mut computed = false;
-        fourth.outline("text", &place("a.md"), &rules(&re, &other_cats), || {
-            computed = true;
-            sample()
-        });
-        assert!(computed, "other id rules miss");
+        let other = OutlineCache::from_bytes(file);
+        assert!(
+            misses(&other, "text", "a.md", &rules(&re, &other_cats)),
+            "other id rules"
+        );
     }
 
     #[test]
     fn past_the_size_limit_nothing_is_kept() {
-        let re = Regex::new("^[A-Z]+-[0-9]{3}$").unwrap();
+        let re = Regex::new(PATTERN).unwrap();
         let cats = vec!["AB".to_string()];
         let r = rules(&re, &cats);
-        let one = OutlineCache::from_bytes(Vec::new());
-        one.outline("a", &place("a.md"), &r, sample);
-        let single = one.changed_file().unwrap().len();
+        let file = file_with("a", &r);
         // Room for one entry: the second goes over, and the run writes nothing.
-        let c = OutlineCache::limited(Vec::new(), single);
-        c.outline("a", &place("a.md"), &r, sample);
-        c.outline("b", &place("b.md"), &r, sample);
+        let c = OutlineCache::limited(Vec::new(), file.len());
+        assert!(misses(&c, "a", "a.md", &r));
+        assert!(misses(&c, "b", "b.md", &r));
         assert!(c.changed_file().is_none());
         // A file over the limit is not read.
-        let big = OutlineCache::limited(one.changed_file().unwrap(), single - 1);
-        let mut computed = false;
-        big.outline("a", &place("a.md"), &r, || {
-            computed = true;
-            sample()
-        });
-        assert!(computed);
+        let big = OutlineCache::limited(file.clone(), file.len() - 1);
+        assert!(misses(&big, "a", "a.md", &r));
     }
 
     #[test]
     fn a_damaged_file_is_ignored_whole() {
-        let re = Regex::new("^[A-Z]+-[0-9]{3}$").unwrap();
+        let re = Regex::new(PATTERN).unwrap();
         let cats = vec!["AB".to_string()];
         let r = rules(&re, &cats);
-        let first = OutlineCache::from_bytes(Vec::new());
-        first.outline("text", &place("a.md"), &r, sample);
-        let file = first.changed_file().unwrap();
+        let file = file_with("text", &r);
         let mut flipped = file.clone();
         let mid = flipped.len() / 2;
         flipped[mid] ^= 1;
@@ -331,13 +334,7 @@ mod tests {
             b"garbage".to_vec(),
             Vec::new(),
         ] {
-            let c = OutlineCache::from_bytes(damaged);
-            let mut computed = false;
-            c.outline("text", &place("a.md"), &r, || {
-                computed = true;
-                sample()
-            });
-            assert!(computed);
+            assert!(misses(&OutlineCache::from_bytes(damaged), "text", "a.md", &r));
         }
     }
 }

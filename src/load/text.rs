@@ -207,6 +207,18 @@ pub fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
     open_checked(path, false).and_then(read_all)
 }
 
+/// A file that must be a regular file itself, not reached through a symlink (the outline
+/// cache): `lstat`, then an open that follows no link and does not block, its type checked
+/// again on the handle; at most one byte over [`MAX_FILE_BYTES`].
+pub fn read_unlinked(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if meta.file_type().is_symlink() {
+        return Err(std::io::Error::other("a symbolic link"));
+    }
+    regular(&meta)?;
+    open_checked(path, true).and_then(read_all)
+}
+
 /// The whole file into a buffer sized by its length as the open handle reported it (so the
 /// read takes one call, and a second to see the end), never past the limit.
 fn read_all((file, len): (std::fs::File, u64)) -> std::io::Result<Vec<u8>> {

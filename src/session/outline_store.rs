@@ -8,7 +8,6 @@
 
 use crate::load::outline_cache::OutlineCache;
 use crate::load::Bodies;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 pub struct OutlineStore {
@@ -30,8 +29,8 @@ impl OutlineStore {
         }
         let dir = cache_dir()?;
         let canonical = std::fs::canonicalize(root).ok()?;
-        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
-        let name: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        let digest = crate::text::digest::sha256(canonical.as_os_str().as_encoded_bytes());
+        let name = digest.get(..32).unwrap_or(&digest);
         let file = dir.join(format!("{name}.{kind}"));
         let bytes = read(&file).unwrap_or_default();
         Some(OutlineStore {
@@ -62,13 +61,9 @@ fn cache_dir() -> Option<PathBuf> {
         .map(|h| h.join(".cache").join("auditbook"))
 }
 
-/// The file if it is a regular file (not a link, FIFO or device) no larger than a cache file
-/// may be.
+/// The file if it is a regular file itself (not a link, FIFO or device; checked again on the
+/// open handle, so a FIFO swapped in cannot block the run). A file over the cache's size bound
+/// is ignored by `OutlineCache`.
 fn read(file: &Path) -> Option<Vec<u8>> {
-    let meta = std::fs::symlink_metadata(file).ok()?;
-    if !meta.file_type().is_file() || meta.len() > crate::load::outline_cache::MAX_FILE_BYTES as u64
-    {
-        return None;
-    }
-    std::fs::read(file).ok()
+    crate::load::text::read_unlinked(file).ok()
 }

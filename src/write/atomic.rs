@@ -32,19 +32,8 @@ pub fn parent(path: &Path) -> &Path {
 /// Write `bytes` to a new temporary file beside `target` and flush it to disk. A new file gets
 /// 0666 less the umask (the kernel applies it); a replaced file keeps its permissions.
 pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
-    static SEQ: AtomicUsize = AtomicUsize::new(0);
     let path = target.path();
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-    let tmp = parent(path).join(format!(".{name}{mark}{}-{seq}", std::process::id()));
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
-    let mut file = options.open(&tmp)?;
+    let (tmp, mut file) = new_temp(path, mark, 0o666)?;
     let written = (|| {
         file.write_all(bytes)?;
         if let Target::Regular(_, meta) = target {
@@ -73,28 +62,33 @@ pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
 /// step of a catalogue change: for files whose loss costs nothing (the outline cache checks
 /// its own contents and is rebuilt when torn).
 pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (tmp, mut file) = new_temp(path, UNLOCKED_MARK, 0o600)?;
+    let written = file.write_all(bytes).and_then(|()| fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// A new temporary file beside `path` (`.NAME` + `mark` + process and sequence number),
+/// created exclusively — never an existing file or a link planted at that name — with `mode`
+/// less the umask.
+fn new_temp(path: &Path, mark: &str, mode: u32) -> io::Result<(PathBuf, File)> {
     static SEQ: AtomicUsize = AtomicUsize::new(0);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-    let tmp = parent(path).join(format!(
-        ".{name}{UNLOCKED_MARK}{}-{seq}",
-        std::process::id()
-    ));
+    let tmp = parent(path).join(format!(".{name}{mark}{}-{seq}", std::process::id()));
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options
-        .open(&tmp)
-        .and_then(|mut f| f.write_all(bytes))
-        .and_then(|()| fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
+    let file = options.open(&tmp)?;
+    Ok((tmp, file))
 }
 
 /// Rename the temporary file over its target.
