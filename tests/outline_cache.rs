@@ -60,6 +60,26 @@ fn cache_files(dir: &Path) -> Vec<std::path::PathBuf> {
     v
 }
 
+/// A shipped catalogue run once with `args` and the cache in a new directory: the fixture, the
+/// cache directory, what a run without the cache prints, and the one cache file written.
+fn cached_once(
+    args: &[&str],
+) -> (
+    Fixture,
+    tempfile::TempDir,
+    (String, i32),
+    std::path::PathBuf,
+) {
+    let fx = Fixture::shipped();
+    let cache = tempfile::tempdir().unwrap();
+    let expected = run(&fx, None, args);
+    run(&fx, Some(cache.path()), args);
+    let files = cache_files(cache.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let file = files[0].clone();
+    (fx, cache, expected, file)
+}
+
 #[test]
 fn warm_runs_print_what_cold_runs_and_uncached_runs_print() {
     let fx = Fixture::shipped();
@@ -124,14 +144,9 @@ fn an_edited_body_is_outlined_again() {
 
 #[test]
 fn a_damaged_cache_file_is_ignored_and_rewritten() {
-    let fx = Fixture::shipped();
-    let cache = tempfile::tempdir().unwrap();
     let args = ["lint", "--verify", "--format", "json"];
-    let expected = run(&fx, None, &args);
-    run(&fx, Some(cache.path()), &args);
-    let files = cache_files(cache.path());
-    assert_eq!(files.len(), 1);
-    let good = std::fs::read(&files[0]).unwrap();
+    let (fx, cache, expected, file) = cached_once(&args);
+    let good = std::fs::read(&file).unwrap();
     let mut flipped = good.clone();
     let mid = flipped.len() / 2;
     flipped[mid] ^= 0x55;
@@ -141,10 +156,10 @@ fn a_damaged_cache_file_is_ignored_and_rewritten() {
         b"ABOUTL01 not an outline".to_vec(),
         Vec::new(),
     ] {
-        std::fs::write(&files[0], &damaged).unwrap();
+        std::fs::write(&file, &damaged).unwrap();
         assert_eq!(run(&fx, Some(cache.path()), &args), expected);
         assert_eq!(
-            std::fs::read(&files[0]).unwrap(),
+            std::fs::read(&file).unwrap(),
             good,
             "the damaged file is replaced by an intact one"
         );
@@ -153,14 +168,8 @@ fn a_damaged_cache_file_is_ignored_and_rewritten() {
 
 #[test]
 fn what_is_not_a_regular_file_at_the_cache_path_is_left_alone() {
-    let fx = Fixture::shipped();
-    let cache = tempfile::tempdir().unwrap();
     let args = ["lint", "--format", "json"];
-    let expected = run(&fx, None, &args);
-    run(&fx, Some(cache.path()), &args);
-    let files = cache_files(cache.path());
-    assert_eq!(files.len(), 1);
-    let path = files[0].clone();
+    let (fx, cache, expected, path) = cached_once(&args);
 
     // A symlink to another file: neither read as the cache nor written through.
     let victim = cache.path().join("victim.txt");

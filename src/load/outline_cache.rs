@@ -232,12 +232,20 @@ fn key(text: &str, place: &Place<'_>, rules: &IdRules<'_>) -> Key {
 mod tests {
     use super::*;
     use regex::Regex;
+    use std::sync::LazyLock;
 
-    const PATTERN: &str = "^[A-Z]+-[0-9]{3}$";
+    static ID_PATTERN: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new("^[A-Z]+-[0-9]{3}$").unwrap());
+    static AB: LazyLock<Vec<String>> = LazyLock::new(|| vec!["AB".to_string()]);
 
-    fn rules<'a>(re: &'a Regex, cats: &'a [String]) -> IdRules<'a> {
+    /// The rules every test outlines under, unless it asks for other categories.
+    fn ab_rules() -> IdRules<'static> {
+        rules(&AB)
+    }
+
+    fn rules(cats: &[String]) -> IdRules<'_> {
         IdRules {
-            id_pattern: re,
+            id_pattern: &ID_PATTERN,
             categories: cats,
             checks_dir: "checks",
             checks_path: "checks",
@@ -282,9 +290,7 @@ mod tests {
 
     #[test]
     fn a_second_run_reuses_and_an_edit_misses() {
-        let re = Regex::new(PATTERN).unwrap();
-        let cats = vec!["AB".to_string()];
-        let r = rules(&re, &cats);
+        let r = ab_rules();
         let file = file_with("text", &r);
 
         let second = OutlineCache::from_bytes(file.clone());
@@ -298,16 +304,14 @@ mod tests {
         let other_cats = vec!["XY".to_string()];
         let other = OutlineCache::from_bytes(file);
         assert!(
-            misses(&other, "text", "a.md", &rules(&re, &other_cats)),
+            misses(&other, "text", "a.md", &rules(&other_cats)),
             "other id rules"
         );
     }
 
     #[test]
     fn past_the_size_limit_nothing_is_kept() {
-        let re = Regex::new(PATTERN).unwrap();
-        let cats = vec!["AB".to_string()];
-        let r = rules(&re, &cats);
+        let r = ab_rules();
         let file = file_with("a", &r);
         // Room for one entry: the second goes over, and the run writes nothing.
         let c = OutlineCache::limited(Vec::new(), file.len());
@@ -321,9 +325,7 @@ mod tests {
 
     #[test]
     fn a_damaged_file_is_ignored_whole() {
-        let re = Regex::new(PATTERN).unwrap();
-        let cats = vec!["AB".to_string()];
-        let r = rules(&re, &cats);
+        let r = ab_rules();
         let file = file_with("text", &r);
         let mut flipped = file.clone();
         let mid = flipped.len() / 2;
