@@ -66,16 +66,12 @@ vim.api.nvim_create_autocmd('VimEnter', {
 
 #[test]
 fn neovim_shows_the_finding_for_a_typed_link_to_a_retired_id() {
-    let nvim = Command::new("nvim").arg("--version").output();
-    assert!(
-        nvim.as_ref().is_ok_and(|o| o.status.success()),
-        "this test needs Neovim (`nvim` on PATH; Debian package `neovim`, installed by .ci/run): {nvim:?}"
-    );
+    let nvim = common::prereq::nvim();
     let f = Fixture::shipped();
     let init = f.dir.path().join("init.lua");
     let dump = f.dir.path().join("diagnostics.json");
     std::fs::write(&init, INIT_LUA).unwrap();
-    let out = Command::new("nvim")
+    let out = Command::new(&nvim)
         .args(["--headless", "--clean", "-n", "-u"])
         .arg(&init)
         .arg("checks/DRIFT-008.md")

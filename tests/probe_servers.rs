@@ -1,7 +1,7 @@
 //! `auditbook probe` against real MCP servers: the reference server
 //! `@modelcontextprotocol/server-everything` (npm) and a FastMCP server with planted defects
-//! (`tests/servers/planted_server.py`, PyPI `mcp`). Both are installed by `.ci/run` under
-//! `target/test-servers/`; a test whose server is missing fails and says how to install it.
+//! (`tests/servers/planted_server.py`, PyPI `mcp`). Both are installed on first use under
+//! `target/test-servers/` (`common::prereq`); a test whose server cannot be installed fails.
 
 mod common;
 
@@ -22,29 +22,15 @@ fn profile(name: &str) -> PathBuf {
     root().join("tests/fixtures/probe").join(name)
 }
 
-#[track_caller]
-fn installed(path: PathBuf, what: &str) -> PathBuf {
-    assert!(
-        path.exists(),
-        "{what} is not installed at {}; run .ci/run (or its test-server steps) to install it",
-        path.display()
-    );
-    path
-}
-
 fn everything() -> String {
-    let js = installed(
-        root().join("target/test-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
-        "@modelcontextprotocol/server-everything (npm)",
-    );
-    format!("node {} stdio", js.display())
+    format!(
+        "node {} stdio",
+        common::prereq::server_everything().display()
+    )
 }
 
 fn python() -> PathBuf {
-    installed(
-        root().join("target/test-servers/venv/bin/python"),
-        "the Python venv with the `mcp` package",
-    )
+    common::prereq::mcp_python()
 }
 
 fn planted() -> String {

@@ -1,6 +1,6 @@
 //! `auditbook site --out DIR`: every internal link of the rendered shipped catalogue resolves,
 //! catalogue text cannot inject markup, output is deterministic; and the pages load in headless
-//! Chromium (Debian's `chromium`, which `.ci/run` installs when absent).
+//! Chromium (Debian's `chromium`, installed by the test when absent: `common::prereq`).
 
 mod common;
 use common::{auditbook, success, Fixture};
@@ -197,23 +197,8 @@ fn catalogue_text_cannot_inject_markup() {
     assert_eq!(scripts, 1);
 }
 
-fn chromium() -> PathBuf {
-    let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
-    candidates
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "headless Chromium is required for this test and was not found at {}; \
-                 install Debian's package: apt-get update && apt-get install -y chromium",
-                candidates.join(" or ")
-            )
-        })
-}
-
 fn run_chromium(profile: &Path, extra: &[String], url: &str) -> std::process::Output {
-    std::process::Command::new(chromium())
+    std::process::Command::new(common::prereq::chromium())
         .args([
             "--headless",
             "--no-sandbox",

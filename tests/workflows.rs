@@ -1,7 +1,7 @@
 //! Every GitHub workflow in `.github/workflows/` and the repository's `action.yml` are valid
 //! against the published GitHub schemas (the ones `check-jsonschema` vendors from
-//! SchemaStore). The validator lives in `target/validators` (`.ci/run` installs it); when it
-//! is missing this test fails and says how to install it — it never passes unchecked.
+//! SchemaStore). The validator lives in `target/validators` (installed on first use,
+//! `common::prereq`); when it cannot be installed this test fails — it never passes unchecked.
 
 mod common;
 use common::validators::validator_bin;

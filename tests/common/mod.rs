@@ -2,6 +2,7 @@
 //! through the real binary.
 #![allow(dead_code)]
 
+pub mod prereq;
 pub mod validators;
 
 use assert_cmd::Command;

@@ -2,10 +2,10 @@
 //!
 //! SARIF: the official 2.1.0 schema that the `serde-sarif` dev-dependency ships, found through
 //! `cargo metadata`. JUnit XML and GitHub workflow files: Python validators (`xmlschema`,
-//! `check-jsonschema` with its vendored GitHub schemas) in a virtual environment that `.ci/run`
-//! creates at `target/validators` (or where `AUDITBOOK_VALIDATORS` points). A missing validator
-//! fails the test with the command that installs it: a format check must never pass because
-//! nothing checked.
+//! `check-jsonschema` with its vendored GitHub schemas) in a virtual environment created on first
+//! use at `target/validators` (or where `AUDITBOOK_VALIDATORS` points; `prereq`). A validator
+//! that cannot be installed fails the test: a format check must never pass because nothing
+//! checked.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -96,20 +96,12 @@ pub fn assert_valid(validator: &jsonschema::Validator, doc: &Value) {
     );
 }
 
-/// The directory of the validators' virtual environment.
-pub fn validators_dir() -> PathBuf {
-    std::env::var_os("AUDITBOOK_VALIDATORS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/validators"))
-}
-
-/// A program of the validators' environment; panics (with how to install it) when absent.
+/// A program of the validators' environment, installed on first use (`prereq::validators`).
 pub fn validator_bin(name: &str) -> PathBuf {
-    let bin = validators_dir().join("bin").join(name);
+    let bin = super::prereq::validators().join("bin").join(name);
     assert!(
         bin.is_file(),
-        "the validator `{}` is missing; install it with\n  python3 -m venv target/validators && \
-         target/validators/bin/pip install check-jsonschema xmlschema\n(.ci/run does this)",
+        "the validator `{}` is missing",
         bin.display()
     );
     bin
