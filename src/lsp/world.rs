@@ -195,7 +195,7 @@ impl World {
     /// them after a new id; after an edit that keeps the id, the fields whose value changed and
     /// the line of `id:`, see [`Kept`]); verify also when something it reads depends on the
     /// check's body. The findings equal those of a whole re-check of the same texts (the
-    /// differential tests in `tests/lsp_world.rs`).
+    /// differential tests in `tests/suite/lsp_world.rs`).
     pub fn recheck_file(&mut self, abs: &Path) {
         let Some(mut loaded) = self.loaded.take() else {
             return self.recheck();

@@ -16,7 +16,7 @@ pub fn render() -> String {
          warnings fail the run).\n\n\
          This file is generated from `src/diag/codes.rs` and `src/diag/explain/`; the test suite \
          fails when it is stale (regenerate with `AUDITBOOK_UPDATE_DOCS=1 cargo test --test \
-         docs_current`). `auditbook explain CODE` prints one code's explanation.\n\n\
+         suite docs_current`). `auditbook explain CODE` prints one code's explanation.\n\n\
          | code | name | level | meaning | what to do |\n|---|---|---|---|---|\n",
     );
     for c in CODES {
@@ -34,7 +34,7 @@ pub fn render() -> String {
     out.push_str(
         "\n## Explanations and examples\n\n\
          Each code below comes with an example that produces the finding and a clean twin that \
-         does not. The examples are run by the test suite (`tests/code_coverage.rs`), so they \
+         does not. The examples are run by the test suite (`tests/suite/code_coverage.rs`), so they \
          show what the engine does today. Unless an example says it stands alone, its files are \
          laid over this base catalogue, which lints, verifies and audits clean:\n\n",
     );

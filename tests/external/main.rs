@@ -1,0 +1,14 @@
+//! The integration tests that drive programs from outside Rust — Python validators, MCP
+//! servers from npm and PyPI, Chromium, Neovim — installed on first use by `common::prereq`.
+//! A target of their own, so the suite runs without them (`cargo test --test suite`);
+//! plain `cargo test` runs both.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod audit_ci;
+mod ci_formats;
+mod lsp_neovim;
+mod probe_servers;
+mod site;
+mod workflows;
