@@ -43,7 +43,7 @@ internal!(
     lsp,
     maintain,
     par,
-    probe,
+    evidence,
     render,
     select,
     snapshot,

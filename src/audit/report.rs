@@ -1064,7 +1064,9 @@ fn probe_summary(run: &Run, applicable: &[&Row], o: &Options) -> Option<ProbeSum
     let latest = results.latest_probe.clone()?;
     let recorded = applicable
         .iter()
-        .filter(|r| source_of(r).as_deref() == Some(super::results::PROBE_SOURCE))
+        .filter(|r| {
+            source_of(r).is_some_and(|s| s.split('+').any(|p| p == super::results::PROBE_SOURCE))
+        })
         .map(|r| r.check.id.to_string())
         .collect();
     let stale = results

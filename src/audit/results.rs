@@ -95,8 +95,18 @@ pub const RESULT_KEYS: &[&str] = &[
     "title",
     "source",
     "fingerprint",
+    "cites",
+    "digest",
 ];
-pub const TOP_KEYS: &[&str] = &["audit_meta", "probe", "results", "waivers"];
+pub const TOP_KEYS: &[&str] = &[
+    "audit_meta",
+    "probe",
+    "scan",
+    "package",
+    "conformance",
+    "results",
+    "waivers",
+];
 
 /// Ids named in full in the one missing-result finding; the rest are counted.
 const MISSING_NAMED: usize = 12;
@@ -140,6 +150,9 @@ pub struct Results {
     pub latest_probe: Option<String>,
     /// Results recorded against other definitions than the latest probe's, by id.
     pub stale: Vec<String>,
+    /// Evidence a machine source could not gather (the probe did not reach the server): an
+    /// audit over these results cannot be complete.
+    pub ungathered: Vec<String>,
 }
 
 impl Results {
@@ -202,6 +215,7 @@ pub fn validate(
         entry_result(cat, app, file, id, entry, &mut out, &mut diags);
     }
     stale_results(file, top, &mut out, &mut diags);
+    ungathered(top, &mut out);
     for e in &app.entries {
         let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
         if e.status == Gate::Applies && !seen {
@@ -282,6 +296,23 @@ fn entries_of<'f>(
                 "the results file has no `results` mapping".to_string(),
             ));
             None
+        }
+    }
+}
+
+/// A machine source's block that says it could not look: the probe did not reach the server
+/// (or reached something that is not MCP). The results it wrote are `not_verified`, which
+/// alone would let a gate pass with the server down; this makes the audit incomplete.
+fn ungathered(top: &serde_json::Map<String, Json>, out: &mut Results) {
+    for key in ["probe", "scan", "package", "conformance"] {
+        let Some(block) = top.get(key) else { continue };
+        if block.get("reached") == Some(&Json::Bool(false)) {
+            let target = block.get("target").map(scalar).unwrap_or_default();
+            let why = block.get("reach").map(scalar).unwrap_or_default();
+            out.ungathered.push(crate::evidence::untrusted::quote(
+                &format!("the {key} of {target} could not gather evidence: {why}"),
+                400,
+            ));
         }
     }
 }

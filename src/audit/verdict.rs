@@ -192,11 +192,12 @@ pub fn assess<'c>(
     let rejected = ids(&|r| r.status == Some(Status::Rejected));
     let undecided = ids(&|r| r.gate == Gate::Error);
 
-    let incomplete = incomplete(
+    let mut incomplete = incomplete(
         results.is_some(),
         [&todo[..], &missing, &rejected, &undecided],
         &problems,
     );
+    incomplete.extend(results.into_iter().flat_map(|r| r.ungathered.iter().cloned()));
     let verdict = if !blocking.is_empty() {
         Verdict::NotProductionReady
     } else if !incomplete.is_empty() {

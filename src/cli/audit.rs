@@ -318,7 +318,7 @@ fn probed_results(
             probed.what.kept.len()
         ));
     }
-    let text = crate::probe::record::to_yaml(&probed.merged);
+    let text = crate::evidence::merge::to_yaml(&probed.merged);
     Ok(
         data_file::from_text(text, false, &shown, &codes::RESULTS_INVALID).map_err(|e| match e {
             data_file::DataError::Invalid {

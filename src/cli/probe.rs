@@ -1,5 +1,5 @@
 //! `auditbook probe PROFILE (--stdio CMD | --url URL) [--results FILE] [--overwrite] [--lock]
-//! [--lock-file FILE] [--timeout-ms N] [--call-tools read-only|all]`, and
+//! [--lock-file FILE] [--timeout-ms N] [--call-tools none|read-only|all] [--sandbox MODE]`, and
 //! `auditbook probe --portfolio FILE [--results-dir DIR] [--jobs N] [--server-timeout-ms MS]
 //! [--name-servers]` (src/cli/probe_portfolio.rs).
 
@@ -7,24 +7,40 @@ use super::args::Cli;
 use super::common::{self, Failure};
 use super::formats::TextFormat;
 use super::inputs;
-use crate::probe::observe::{CallPolicy, Options, Target};
-use crate::probe::{self, record};
+use crate::evidence::merge;
+use crate::evidence::probe;
+use crate::evidence::probe::calls::CallPolicy;
+use crate::evidence::probe::client::Target;
+use crate::evidence::probe::observe::Options;
+use crate::evidence::sandbox;
 use clap::{Args, ValueEnum};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CallTools {
-    /// Only tools that declare `readOnlyHint: true`
+    /// No tool is called
+    None,
+    /// Only tools that declare `readOnlyHint: true` and are not suspected of writing
     ReadOnly,
     /// Every tool (calls can change data on the server's side)
     All,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SandboxMode {
+    /// Sandbox a started server with bubblewrap when it is installed; say when it is not
+    Auto,
+    /// Refuse to start a server without the sandbox
+    Require,
+    /// Start servers without a sandbox (still bounded in memory and time)
+    Off,
+}
+
 /// Where the server is and how to look at it; shared by `probe` and `audit --probe`.
 #[derive(Args, Debug, Clone)]
 pub struct TargetArgs {
-    /// A command that starts a stdio server (run with `sh -c`)
+    /// A command that starts a stdio server (run with `sh -c`, sandboxed where possible)
     #[arg(long, value_name = "CMD", conflicts_with = "url")]
     pub stdio: Option<String>,
     /// A Streamable HTTP endpoint
@@ -39,6 +55,18 @@ pub struct TargetArgs {
     /// The lock file compared with (and written by --lock)
     #[arg(long = "lock-file", value_name = "FILE", default_value = probe::lock::LOCK_FILE)]
     pub lock_file: PathBuf,
+    /// How a started (stdio) server is sandboxed
+    #[arg(long, value_enum, default_value_t = SandboxMode::Auto)]
+    pub sandbox: SandboxMode,
+    /// The address space a started server may use, in MiB
+    #[arg(long = "server-memory-mb", value_name = "MIB", default_value_t = sandbox::MEMORY_BYTES >> 20)]
+    pub server_memory_mb: u64,
+    /// The largest message kept from the server, in KiB; a larger one is reported, not read
+    #[arg(long = "max-message-kb", value_name = "KIB", default_value_t = 4096)]
+    pub max_message_kb: usize,
+    /// A contact added to the User-Agent of every request (an e-mail or URL)
+    #[arg(long, value_name = "TEXT")]
+    pub contact: Option<String>,
 }
 
 impl TargetArgs {
@@ -49,7 +77,8 @@ impl TargetArgs {
                 Ok(Target::Http(u.clone()))
             }
             (None, Some(u)) => Err(Failure::Message(format!(
-                "`{u}` is not an http:// or https:// URL"
+                "`{}` is not an http:// or https:// URL",
+                crate::evidence::untrusted::value(u)
             ))),
             _ => Err(Failure::Message(
                 "name the server: --stdio 'COMMAND' or --url URL".to_string(),
@@ -58,14 +87,22 @@ impl TargetArgs {
     }
 
     pub fn options(&self) -> Options {
-        Options {
-            timeout: std::time::Duration::from_millis(self.timeout_ms.max(1)),
-            calls: match self.call_tools {
-                CallTools::ReadOnly => CallPolicy::ReadOnly,
-                CallTools::All => CallPolicy::All,
-            },
-            ..Options::default()
-        }
+        let mut o = Options::default();
+        o.limits.timeout = std::time::Duration::from_millis(self.timeout_ms.max(1));
+        o.limits.message_bytes = self.max_message_kb.max(1) << 10;
+        o.calls = match self.call_tools {
+            CallTools::None => CallPolicy::None,
+            CallTools::ReadOnly => CallPolicy::ReadOnly,
+            CallTools::All => CallPolicy::All,
+        };
+        o.sandbox.mode = match self.sandbox {
+            SandboxMode::Auto => sandbox::Mode::Auto,
+            SandboxMode::Require => sandbox::Mode::Require,
+            SandboxMode::Off => sandbox::Mode::Off,
+        };
+        o.sandbox.memory_bytes = self.server_memory_mb.max(16) << 20;
+        o.user_agent = crate::evidence::probe::transport::http::user_agent(self.contact.as_deref());
+        o
     }
 }
 
@@ -82,7 +119,8 @@ pub struct ProbeArgs {
     /// Replace results recorded by a person too
     #[arg(long)]
     pub overwrite: bool,
-    /// Write the lock file (the definitions, canonicalised) after comparing with it
+    /// Write the lock file (the definitions, canonicalised) after comparing with it; never
+    /// written when the server was not reached or its listing broke off
     #[arg(long)]
     pub lock: bool,
     /// The server to take from a portfolio file given as PROFILE
@@ -95,6 +133,26 @@ pub struct ProbeArgs {
     pub format: Option<super::formats::TextFormat>,
 }
 
+/// The ids of the applicable checks, and the revision the profile says the server targets.
+pub fn applicable(
+    cat: &crate::model::Catalogue,
+    profile: &crate::audit::profile::Profile,
+) -> (Vec<String>, Option<String>) {
+    let app = crate::audit::applicability::compute(cat, profile);
+    let ids = app
+        .entries
+        .iter()
+        .filter(|e| e.status == crate::audit::applicability::Status::Applies)
+        .map(|e| e.id.clone())
+        .collect();
+    let field = cat.config.baselines().profile_field;
+    let revision = match profile.values.get(&field) {
+        Some(crate::dsl::Value::Str(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    (ids, revision)
+}
+
 /// Probe a target for the profile's applicable checks (shared with `audit --probe`).
 pub fn probe_run(
     cat: &crate::model::Catalogue,
@@ -102,10 +160,14 @@ pub fn probe_run(
     target: &TargetArgs,
 ) -> Result<probe::Run, Failure> {
     let t = target.target()?;
-    let app = crate::audit::applicability::compute(cat, &checked.profile);
-    let obs = probe::observe::observe_blocking(&t, &target.options())
+    let (ids, revision) = applicable(cat, &checked.profile);
+    let mut opts = target.options();
+    let (kinds, declared) = probe::plan(cat, &ids);
+    opts.wanted = Some(kinds);
+    opts.declared = declared;
+    let obs = probe::observe::observe_blocking(&t, &opts)
         .map_err(Failure::io("cannot start the probe's runtime"))?;
-    let run = probe::assess(cat, &app, obs, &target.lock_file);
+    let run = probe::assess(cat, &ids, obs, &target.lock_file, revision.as_deref());
     report_reach(&run);
     Ok(run)
 }
@@ -113,12 +175,18 @@ pub fn probe_run(
 fn report_reach(run: &probe::Run) {
     let obs = &run.observation;
     if let Some(r) = obs.reach.as_ref().filter(|r| !r.reached()) {
-        super::output::eprint(&format!(
-            "warning[{}]: {}: {}; every probed check is not_verified\n",
-            crate::diag::codes::PROBE_UNREACHABLE.code,
-            obs.target,
-            r.describe()
+        super::output::eprint(&crate::render::excerpt::terminal_safe(
+            &format!(
+                "warning[{}]: {}: {}; every probed check is not_verified, and an audit of these results is incomplete\n",
+                crate::diag::codes::PROBE_UNREACHABLE.code,
+                obs.target,
+                r.describe()
+            ),
+            true,
         ));
+    }
+    if let Some(s) = obs.sandbox.as_ref().filter(|s| !s.sandboxed) {
+        super::output::eprint(&format!("note: the server ran {}\n", s.how));
     }
     if let Some(p) = &run.lock_problem {
         super::output::eprint(&format!(
@@ -128,10 +196,13 @@ fn report_reach(run: &probe::Run) {
     }
     if let Some(d) = run.drift.as_ref().filter(|d| !d.changes.is_empty()) {
         for c in &d.changes {
-            super::output::eprint(&format!(
-                "warning[{}]: {c} since `{}`\n",
-                crate::diag::codes::PROBE_DRIFT.code,
-                d.lock_file
+            super::output::eprint(&crate::render::excerpt::terminal_safe(
+                &format!(
+                    "warning[{}]: {c} since `{}`\n",
+                    crate::diag::codes::PROBE_DRIFT.code,
+                    d.lock_file
+                ),
+                true,
             ));
         }
     }
@@ -156,23 +227,20 @@ pub fn read_existing(path: &Path) -> Result<Json, Failure> {
 pub struct Probed {
     pub run: probe::Run,
     pub merged: Json,
-    pub what: record::Merged,
+    pub what: merge::Merged,
 }
 
-/// Probe, then merge into `existing` (shared with `audit --probe`); notes on stderr for each
-/// person-recorded result that was kept.
-pub fn probe_merged(
+/// Merge a run into `existing`; notes on stderr for each person-recorded result kept.
+pub fn merged(
     cat: &crate::model::Catalogue,
-    checked: &crate::audit::profile::Checked,
-    target: &TargetArgs,
+    run: probe::Run,
     existing: Json,
     overwrite: bool,
-) -> Result<Probed, Failure> {
-    let run = probe_run(cat, checked, target)?;
-    let (merged, what) = record::merge(
+) -> Probed {
+    let (merged, what) = merge::merge(
         existing,
-        &run.probed,
-        &run.observation,
+        &[probe::contribution(&run)],
+        Some(run.observation.server_name.as_str()),
         cat.config.version.as_deref(),
         overwrite,
     );
@@ -182,7 +250,57 @@ pub fn probe_merged(
             crate::diag::codes::PROBE_KEPT.code
         ));
     }
-    Ok(Probed { run, merged, what })
+    Probed { run, merged, what }
+}
+
+/// Probe, then merge into `existing` (shared with `audit --probe`).
+pub fn probe_merged(
+    cat: &crate::model::Catalogue,
+    checked: &crate::audit::profile::Checked,
+    target: &TargetArgs,
+    existing: Json,
+    overwrite: bool,
+) -> Result<Probed, Failure> {
+    let run = probe_run(cat, checked, target)?;
+    Ok(merged(cat, run, existing, overwrite))
+}
+
+/// The human summary: one line for the server, one per probed check (a failing or partial one
+/// with its first observation), every server value already quoted.
+fn human(run: &probe::Run, results_shown: &str, quiet: bool) -> String {
+    let obs = &run.observation;
+    let mut out = String::new();
+    if !quiet {
+        let fp = run.fingerprint.as_ref();
+        out.push_str(&format!(
+            "probed {} ({}): {} {}, protocol {}, {} checks, results in {results_shown}\n",
+            obs.target,
+            obs.reach.as_ref().map(|r| r.describe()).unwrap_or_default(),
+            fp.map(|f| f.server_name.as_str()).unwrap_or("(not stated)"),
+            fp.map(|f| f.server_version.as_str()).unwrap_or(""),
+            if obs.protocol_version.is_empty() {
+                "-"
+            } else {
+                obs.protocol_version.as_str()
+            },
+            run.probed.len()
+        ));
+    }
+    for p in &run.probed {
+        if quiet && !matches!(p.status, "fail" | "partial") {
+            continue;
+        }
+        let first = p.evidence.first().map(String::as_str).unwrap_or("");
+        out.push_str(&format!("{:<12} {:<8} {first}\n", p.status, p.id));
+    }
+    if quiet && !obs.reached() {
+        out.push_str(&format!(
+            "{}: {}\n",
+            obs.target,
+            obs.reach.as_ref().map(|r| r.describe()).unwrap_or_default()
+        ));
+    }
+    crate::render::excerpt::terminal_safe(&out, true).into_owned()
 }
 
 pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
@@ -210,9 +328,10 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let Probed { run, merged, what } =
         probe_merged(cat, &checked, &args.target, existing, args.overwrite)?;
     let results_shown = inputs::shown(&args.results);
-    crate::write::file(&args.results, &record::to_yaml(&merged))
+    crate::write::file(&args.results, &merge::to_yaml(&merged))
         .map_err(Failure::io(format!("cannot write `{results_shown}`")))?;
-    if args.lock && run.observation.reached() {
+    // The lock holds what the server showed whole, never a partial or empty listing.
+    if args.lock && run.observation.complete() {
         let text = probe::lock::lock_text(&run.observation);
         crate::write::file(&args.target.lock_file, &text).map_err(|e| {
             Failure::Message(format!(
@@ -220,34 +339,33 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
                 inputs::shown(&args.target.lock_file)
             ))
         })?;
+    } else if args.lock {
+        super::output::eprint(&format!(
+            "note: `{}` was not written: the server's definitions were not seen whole\n",
+            inputs::shown(&args.target.lock_file)
+        ));
     }
-    let failed = run.probed.iter().any(|p| p.status == "fail");
+    let failed = run
+        .probed
+        .iter()
+        .any(|p| matches!(p.status, "fail" | "partial"));
     if fmt == TextFormat::Json {
         let v = serde_json::json!({
             "target": run.observation.target,
             "reach": run.observation.reach,
+            "sandbox": run.observation.sandbox,
+            "serves": run.observation.openings,
             "fingerprint": run.fingerprint,
             "drift": run.drift,
             "results_file": results_shown,
             "written": what.written,
             "kept": what.kept,
+            "not_called": run.observation.not_called,
             "checks": run.probed,
         });
         common::print(&common::json_text(&v)?)?;
-    } else if !cli.quiet {
-        let mut out = format!(
-            "probed {} ({} {}, protocol {}): {} checks, results in {results_shown}\n",
-            run.observation.target,
-            run.fingerprint.server_name,
-            run.fingerprint.server_version,
-            run.fingerprint.protocol_version,
-            run.probed.len()
-        );
-        for p in &run.probed {
-            let first = p.evidence.first().map(String::as_str).unwrap_or("");
-            out.push_str(&format!("{:<12} {:<8} {first}\n", p.status, p.id));
-        }
-        common::print(&out)?;
+    } else {
+        common::print(&human(&run, &results_shown, cli.quiet))?;
     }
     Ok(if failed || !run.observation.reached() {
         super::EXIT_FINDINGS

@@ -12,10 +12,12 @@ use super::inputs;
 use super::probe::{read_existing, ProbeArgs};
 use crate::audit::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
 use crate::diag::{codes, Diagnostic, SourceMap};
+use crate::evidence::merge;
+use crate::evidence::probe;
+use crate::evidence::probe::client::Target;
+use crate::evidence::probe::observe::{Observation, Reach};
+use crate::evidence::probe::summary::Summary;
 use crate::load::confine::{plain_file_name, shown_path};
-use crate::probe::observe::{Observation, Reach, Target};
-use crate::probe::summary::Summary;
-use crate::probe::{self, record};
 use clap::Args;
 use futures::stream::StreamExt;
 use std::path::{Path, PathBuf};
@@ -72,7 +74,7 @@ struct Shared<'a> {
     cat: &'a crate::model::Catalogue,
     portfolio: &'a Portfolio,
     prepared: crate::audit::applicability::Prepared<'a>,
-    opts: probe::observe::Options,
+    opts: crate::evidence::probe::observe::Options,
     server_timeout: Duration,
     dir: PathBuf,
     dir_shown: String,
@@ -237,6 +239,21 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
         }
     };
     let app = crate::audit::applicability::compute_with(&sh.prepared, &checked.profile);
+    let ids: Vec<String> = app
+        .entries
+        .iter()
+        .filter(|e| e.status == crate::audit::applicability::Status::Applies)
+        .map(|e| e.id.clone())
+        .collect();
+    let field = sh.cat.config.baselines().profile_field;
+    let revision = match checked.profile.values.get(&field) {
+        Some(crate::dsl::Value::Str(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    let mut opts = sh.opts.clone();
+    let (kinds, declared) = probe::plan(sh.cat, &ids);
+    opts.wanted = Some(kinds);
+    opts.declared = declared;
     let (results, results_shown) = s.results.clone().unwrap_or_else(|| {
         let n = format!("{}.results.yaml", s.name);
         (
@@ -251,16 +268,13 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
         Ok(v) => v,
         Err(f) => return skipped(s, f.one_line()),
     };
-    let obs = match tokio::time::timeout(
-        sh.server_timeout,
-        probe::observe::observe(&target, &sh.opts),
-    )
-    .await
+    let obs = match tokio::time::timeout(sh.server_timeout, probe::observe::observe(&target, &opts))
+        .await
     {
         Ok(o) => o,
         Err(_) => Observation {
             target: target.shown(),
-            http: matches!(target, Target::Http(_)),
+            http: target.is_http(),
             reach: Some(Reach::Hung(format!(
                 "the probe of this server took longer than {} ms (--server-timeout-ms)",
                 sh.server_timeout.as_millis()
@@ -268,11 +282,11 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
             ..Observation::default()
         },
     };
-    let run = probe::assess(sh.cat, &app, obs, &lock);
-    let (merged, _) = record::merge(
+    let run = probe::assess(sh.cat, &ids, obs, &lock, revision.as_deref());
+    let (merged, _) = merge::merge(
         existing,
-        &run.probed,
-        &run.observation,
+        &[probe::contribution(&run)],
+        Some(run.observation.server_name.as_str()),
         sh.cat.config.version.as_deref(),
         sh.overwrite,
     );
@@ -281,7 +295,7 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
             "cannot write `{results_shown}`: {e}"
         )));
     }
-    if sh.lock && run.observation.reached() {
+    if sh.lock && run.observation.complete() {
         if let Err(e) = crate::write::file(&lock, &probe::lock::lock_text(&run.observation)) {
             return Done::Failed(Failure::Message(format!(
                 "cannot write `{}`: {e}",
@@ -301,7 +315,7 @@ fn write(path: &Path, merged: &serde_json::Value) -> std::io::Result<()> {
     let text = if crate::load::data_file::is_json(path) {
         serde_json::to_string_pretty(merged).map_err(std::io::Error::other)? + "\n"
     } else {
-        record::to_yaml(merged)
+        merge::to_yaml(merged)
     };
     crate::write::file(path, &text)
 }

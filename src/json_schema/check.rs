@@ -75,11 +75,12 @@ fn field(cat: &Catalogue, f: &CheckField) -> Value {
             "description": doc,
         }),
         Kind::Probes => {
-            let kinds: Vec<&str> = crate::model::probe::Kind::ALL
+            let kinds: Vec<&str> = crate::model::probe::Kind::BUILT_IN
                 .iter()
                 .map(|k| k.as_str())
                 .collect();
             let kind = json!({"enum": kinds});
+            let records = json!({"type": "object", "additionalProperties": {"enum": ["fail", "partial", "not_verified"]}});
             json!({
                 "description": doc,
                 "type": "array",
@@ -88,7 +89,17 @@ fn field(cat: &Catalogue, f: &CheckField) -> Value {
                     {"type": "object", "required": ["kind"], "properties": {
                         "kind": kind,
                         "covers": {"enum": ["all", "part"]},
+                        "records": records,
+                        "cites": {"type": "string"},
                     }},
+                    {"type": "object", "required": ["name", "steps"], "properties": {
+                        "name": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"},
+                        "covers": {"enum": ["all", "part"]},
+                        "records": records,
+                        "cites": {"type": "string"},
+                        "transport": {"enum": ["any", "http", "stdio"]},
+                        "steps": {"type": "array", "minItems": 1, "items": {"type": "object"}},
+                    }, "additionalProperties": false},
                 ]},
             })
         }

@@ -40,11 +40,20 @@ fn result_key(key: &str) -> Value {
         }
         "source" => json!({
             "type": "string",
-            "description": "Who recorded the result: `probe` when `auditbook probe` did (the next probe replaces it); absent when a person did.",
+            "description": "Who recorded the result: a machine source (`probe`, `scan`, `package`, `conformance`, or several joined by `+`; the next run replaces it); absent when a person did.",
         }),
         "fingerprint" => json!({
             "type": "string",
             "description": "The digest of the server's definitions the result was recorded against (see `probe.definitions`).",
+        }),
+        "cites" => {
+            let mut v = lines;
+            v["description"] = json!("The specification sections and sources the evidence is held against (written by machine sources; they do not count as evidence).");
+            v
+        }
+        "digest" => json!({
+            "type": "string",
+            "description": "The digest of the source tree or package the result was taken from.",
         }),
         "severity" | "category" | "adoption" | "title" => json!({
             "type": ["string", "number", "boolean", "null"],
@@ -119,7 +128,9 @@ fn top_key(cat: &Catalogue, key: &str) -> Value {
                 "description": "The latest probe of the server: where it was reached and the fingerprints of what it showed.",
                 "properties": {
                     "target": text, "reach": text, "server_name": text, "server_version": text,
-                    "protocol_version": text, "definitions": text,
+                    "protocol_version": text, "definitions": text, "sandbox": text,
+                    "reached": {"type": "boolean", "description": "Whether the probe reached the server as MCP; `false` makes an audit of these results incomplete."},
+                    "serves": {"type": "array", "items": {"type": "string"}, "description": "The protocol versions the server served."},
                 },
                 "additionalProperties": false,
             })
@@ -151,6 +162,11 @@ fn top_key(cat: &Catalogue, key: &str) -> Value {
             })
         }
         "waivers" => waivers(cat),
+        "scan" | "package" | "conformance" => json!({
+            "type": "object",
+            "description": format!("What the {key} looked at (`auditbook {}`): the target, its digest, and whether it could look (`reached`).", if key == "conformance" { "probe --conformance" } else { "collect" }),
+            "properties": {"reached": {"type": "boolean"}},
+        }),
         _ => json!({}),
     }
 }

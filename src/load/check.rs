@@ -466,8 +466,31 @@ fn probes(r: &mut Reader<'_>) -> Vec<crate::model::probe::ProbeSpec> {
         Some(v) => match crate::model::probe::parse(&v) {
             Ok(specs) => specs,
             Err(problems) => {
+                // Each problem names its place inside `probe` (`probe[1].steps[0].expect[2]`):
+                // the finding points at that line, not only at the key.
+                let lines = crate::text::yaml_lines::key_lines(&r.split.yaml);
                 for p in problems {
-                    r.err(&codes::PROBE_INVALID, "probe", p.message, Some(p.help));
+                    let at = crate::text::yaml_lines::line_of(&lines, &p.path)
+                        .map(|l| r.split.yaml_line + l - 1)
+                        .unwrap_or_else(|| r.line("probe"));
+                    let (col, width) = if at == r.line("probe") {
+                        r.value_span("probe")
+                    } else {
+                        let raw = r
+                            .split
+                            .yaml
+                            .split('\n')
+                            .nth(at.saturating_sub(r.split.yaml_line))
+                            .unwrap_or("");
+                        let lead = raw.len() - raw.trim_start().len();
+                        (lead + 1, raw.trim().chars().count().max(1))
+                    };
+                    r.errors.push(
+                        Diagnostic::new(&codes::PROBE_INVALID, p.message)
+                            .at(at, col)
+                            .width(width)
+                            .help(p.help),
+                    );
                 }
                 Vec::new()
             }

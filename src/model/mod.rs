@@ -10,6 +10,7 @@ pub mod document;
 pub mod fields;
 pub mod outline;
 pub mod probe;
+pub mod probe_steps;
 pub mod reference;
 pub mod rule;
 pub mod scoring;

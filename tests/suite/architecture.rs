@@ -18,17 +18,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("loading files into the model", &["load"]),
     ("writing files", &["write"]),
     (
-        "the graph and selections over the model",
-        &["graph", "select"],
+        "the graph, selections over the model, evidence about a server",
+        &["graph", "select", "evidence"],
     ),
     ("lint passes", &["lint"]),
     ("audits of a profile and its results", &["audit"]),
     ("editor schemas", &["json_schema"]),
     ("renderers", &["render"]),
-    (
-        "document claims, probes, diffs",
-        &["claims", "probe", "diff"],
-    ),
+    ("document claims, diffs", &["claims", "diff"]),
     ("fixes as text edits", &["fix"]),
     (
         "multi-file maintenance (new, retire, rename)",

@@ -1,5 +1,6 @@
 //! `lint` types a check's `probe:` like every other key: an unknown kind, an unknown parameter
-//! or one of the wrong type is AB119 at the `probe:` line of the check that says it, and the
+//! or one of the wrong type is AB119 at the line it is written on (the `probe:` line for a
+//! probe written on one line), and the
 //! clean twin (tests/fixtures/probe-de, a German catalogue with its own section names, extra
 //! keys, flow and block YAML, every quoting style and every link form) is not flagged.
 
@@ -21,15 +22,35 @@ fn probe_line(f: &Fixture, rel: &str) -> u64 {
         .unwrap_or_else(|| panic!("{rel} has no probe: line"))
 }
 
+/// The line of the first line at or after the `probe:` key that contains `text`.
+fn line_with(f: &Fixture, rel: &str, text: &str) -> u64 {
+    let start = probe_line(f, rel) as usize - 1;
+    f.read(rel)
+        .lines()
+        .enumerate()
+        .skip(start)
+        .find(|(_, l)| l.contains(text))
+        .map(|(i, _)| i as u64 + 1)
+        .unwrap_or_else(|| panic!("{rel} has no line with {text} under probe:"))
+}
+
 /// The only loud finding is one AB119 on `id` at its `probe:` line; its message and help.
 #[track_caller]
 fn only_probe_invalid(f: &Fixture, id: &str) -> (String, String) {
+    let rel = format!("checks/{id}.md");
+    let line = probe_line(f, &rel);
+    only_probe_invalid_at(f, id, line)
+}
+
+/// The only loud finding is one AB119 on `id` at `line`; its message and help.
+#[track_caller]
+fn only_probe_invalid_at(f: &Fixture, id: &str, line: u64) -> (String, String) {
     let (v, code) = f.lint_json();
     assert_eq!(code, 1, "{v}");
     let rel = format!("checks/{id}.md");
     assert_eq!(
         findings_in(&v, "AB119"),
-        [(rel.clone(), Some(probe_line(f, &rel)), Some(id.to_string()))],
+        [(rel.clone(), Some(line), Some(id.to_string()))],
         "{v}"
     );
     let loud = loud_in(&v);
@@ -72,7 +93,8 @@ fn an_unknown_parameter_is_found() {
         "    covers: part\n    read_verbs",
         "    covers: part\n    muster: '^lese'\n    read_verbs",
     );
-    let (msg, _) = only_probe_invalid(&f, "ARCH-002");
+    let line = line_with(&f, "checks/ARCH-002.md", "muster:");
+    let (msg, _) = only_probe_invalid_at(&f, "ARCH-002", line);
     assert!(msg.contains("unknown parameter `muster`"), "{msg}");
 }
 
@@ -113,7 +135,9 @@ fn a_parameter_of_the_wrong_type_is_found() {
     for (id, from, to, says) in cases {
         let f = german();
         f.edit(&format!("checks/{id}.md"), from, to);
-        let (msg, _) = only_probe_invalid(&f, id);
+        let rel = format!("checks/{id}.md");
+        let line = line_with(&f, &rel, to);
+        let (msg, _) = only_probe_invalid_at(&f, id, line);
         assert!(msg.contains(says), "{id} `{to}`: {msg}");
     }
 }

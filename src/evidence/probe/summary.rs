@@ -22,13 +22,7 @@ pub const OUTCOMES: [&str; 6] = [
 ];
 
 fn outcome_of(reach: Option<&Reach>) -> &'static str {
-    match reach {
-        Some(Reach::Reached) => "reached",
-        Some(Reach::Unreachable(_)) | None => "unreachable",
-        Some(Reach::NotMcp(_)) => "not-mcp",
-        Some(Reach::Hung(_)) => "hung",
-        Some(Reach::Crashed(_)) => "crashed",
-    }
+    reach.map(Reach::name).unwrap_or("unreachable")
 }
 
 /// Servers per decision of one probe kind.
@@ -73,7 +67,7 @@ impl Summary {
             portfolio: portfolio.to_string(),
             servers: 0,
             outcomes: OUTCOMES.iter().map(|o| (*o, 0)).collect(),
-            kinds: Kind::ALL
+            kinds: Kind::BUILT_IN
                 .iter()
                 .map(|k| (k.as_str(), KindCounts::default()))
                 .collect(),
@@ -191,7 +185,7 @@ impl Summary {
                 if !s.failed.is_empty() {
                     line.push_str(&format!("; fails {}", s.failed.join(", ")));
                 }
-                out.push_str(&crate::render::excerpt::terminal_safe(&line, false));
+                out.push_str(&crate::evidence::untrusted::quote(&line, 2000));
                 out.push('\n');
             }
         }

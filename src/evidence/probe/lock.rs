@@ -41,9 +41,9 @@ fn keyed(items: &[Json], key: &str) -> BTreeMap<String, Json> {
 pub fn definitions(obs: &Observation) -> Json {
     let section = |m: BTreeMap<String, Json>| Json::Object(m.into_iter().collect::<Map<_, _>>());
     serde_json::json!({
-        "tools": section(keyed(&obs.tools, "name")),
-        "resources": section(keyed(&obs.resources, "uri")),
-        "prompts": section(keyed(&obs.prompts, "name")),
+        "tools": section(keyed(&obs.tools.items, "name")),
+        "resources": section(keyed(&obs.resources.items, "uri")),
+        "prompts": section(keyed(&obs.prompts.items, "name")),
     })
 }
 
@@ -65,13 +65,16 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
-    pub fn of(obs: &Observation) -> Fingerprint {
-        Fingerprint {
+    /// The fingerprint of what a server showed, when it showed it whole: a server that was not
+    /// reached, or whose listing broke off, has none (a digest of empty definitions would
+    /// make every result recorded against the real server read as stale).
+    pub fn of(obs: &Observation) -> Option<Fingerprint> {
+        obs.complete().then(|| Fingerprint {
             server_name: obs.server_name.clone(),
             server_version: obs.server_version.clone(),
             protocol_version: obs.protocol_version.clone(),
             definitions: digest(&definitions(obs)),
-        }
+        })
     }
 }
 
@@ -125,17 +128,27 @@ pub fn drift(lock_file: &str, lock: &str, obs: &Observation) -> Result<Drift, St
         compared += new.len();
         for (k, v) in new {
             match old.get(k) {
-                None => changes.push(format!("{singular} `{k}` added")),
+                None => changes.push(format!(
+                    "{singular} `{}` added",
+                    crate::evidence::untrusted::value(k)
+                )),
                 Some(o) if canonical(o) != *v => {
                     let fields = changed_fields(o, v);
-                    changes.push(format!("{singular} `{k}` changed ({})", fields.join(", ")));
+                    changes.push(format!(
+                        "{singular} `{}` changed: {}",
+                        crate::evidence::untrusted::value(k),
+                        fields.join("; ")
+                    ));
                 }
                 Some(_) => {}
             }
         }
         for k in old.keys() {
             if !new.contains_key(k) {
-                changes.push(format!("{singular} `{k}` removed"));
+                changes.push(format!(
+                    "{singular} `{}` removed",
+                    crate::evidence::untrusted::value(k)
+                ));
             }
         }
     }
@@ -152,6 +165,8 @@ pub fn drift(lock_file: &str, lock: &str, obs: &Observation) -> Result<Drift, St
     })
 }
 
+/// Each changed field with its old and new value (quoted, bounded): a reviewer sees what
+/// changed, not only where.
 fn changed_fields(old: &Json, new: &Json) -> Vec<String> {
     let empty = Map::new();
     let o = old.as_object().unwrap_or(&empty);
@@ -159,9 +174,14 @@ fn changed_fields(old: &Json, new: &Json) -> Vec<String> {
     let mut keys: Vec<&String> = o.keys().chain(n.keys()).collect();
     keys.sort();
     keys.dedup();
+    let shown = |v: Option<&Json>| match v {
+        None => "(absent)".to_string(),
+        Some(Json::String(s)) => format!("\"{}\"", crate::evidence::untrusted::quote(s, 120)),
+        Some(v) => crate::evidence::untrusted::json(v, 120),
+    };
     keys.into_iter()
         .filter(|k| o.get(*k).map(canonical) != n.get(*k).map(canonical))
-        .map(|k| format!("`{k}`"))
+        .map(|k| format!("`{k}` {} → {}", shown(o.get(k)), shown(n.get(k))))
         .collect()
 }
 
@@ -172,36 +192,43 @@ mod tests {
 
     #[test]
     fn every_change_is_named() {
+        let listing = |items: Vec<Json>| crate::evidence::probe::listing::Listing {
+            items,
+            answered: true,
+            complete: true,
+            ..Default::default()
+        };
         let before = Observation {
-            tools: vec![
+            tools: listing(vec![
                 json!({"name": "a", "description": "x"}),
                 json!({"name": "b"}),
-            ],
+            ]),
+            reach: Some(crate::evidence::probe::observe::Reach::Reached),
             ..Observation::default()
         };
         let lock = lock_text(&before);
         let same = drift("l", &lock, &before).unwrap_or_else(|e| panic!("{e}"));
         assert!(same.changes.is_empty());
         let mut after = before.clone();
-        after.tools = vec![
+        after.tools = listing(vec![
             json!({"description": "y", "name": "a"}),
             json!({"name": "c"}),
-        ];
+        ]);
         let d = drift("l", &lock, &after).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             d.changes,
             vec![
-                "tool `a` changed (`description`)",
+                "tool `a` changed: `description` \"x\" → \"y\"",
                 "tool `b` removed",
                 "tool `c` added"
             ]
         );
         // Key order does not change the digest.
         let mut reordered = before.clone();
-        reordered.tools = vec![
+        reordered.tools = listing(vec![
             json!({"description": "x", "name": "a"}),
             json!({"name": "b"}),
-        ];
+        ]);
         assert_eq!(Fingerprint::of(&before), Fingerprint::of(&reordered));
     }
 }
