@@ -361,6 +361,12 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
             "written": what.written,
             "kept": what.kept,
             "not_called": run.observation.not_called,
+            "listings": {
+                "tools": run.observation.tools.notes,
+                "resources": run.observation.resources.notes,
+                "prompts": run.observation.prompts.notes,
+                "templates": run.observation.templates.notes,
+            },
             "checks": run.probed,
         });
         common::print(&common::json_text(&v)?)?;

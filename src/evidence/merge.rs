@@ -165,9 +165,10 @@ pub fn merge(
     out.insert("audit_meta".into(), Json::Object(meta));
     // Blocks of sources not in this run stay as they were.
     for key in SOURCES {
+        let old = top.remove(key);
         if let Some(c) = contributions.iter().find(|c| c.source == key) {
             out.insert(key.into(), c.block.clone());
-        } else if let Some(old) = top.remove(key) {
+        } else if let Some(old) = old {
             out.insert(key.into(), old);
         }
     }
@@ -212,6 +213,9 @@ mod tests {
         assert_eq!(v["results"]["A-001"]["status"], "pass");
         assert_eq!(m.kept, vec!["A-001"]);
         assert!(is_machine(Some("scan+probe")));
+        let old = json!({"probe": {"target": "old", "reached": true}, "results": {}});
+        let (v, _) = merge(old, &[Contribution { block: json!({"target": "new", "reached": false}), ..c("probe", "fail") }], None, None, false);
+        assert_eq!(v["probe"]["target"], "new", "the block of this run replaces the last one");
         assert!(!is_machine(Some("alice")));
     }
 }

@@ -3,8 +3,9 @@
 //! quoted here: control characters, escape sequences, bidi overrides and invisible separators
 //! become visible `\u{…}` escapes (so a server cannot forge a `pass` line or a CI command in a
 //! log, or reorder what a reader sees), newlines become `\n`, and the text is cut to a bound
-//! with the cut said. Links cannot be written through it either: `[`, `]`, `<` and `>` are
-//! escaped, so a Markdown or HTML report shows a server's `[text](javascript:…)` as text.
+//! with the cut said. Links cannot be written through it either: `](`, `<` and `>` are
+//! escaped, so a Markdown report shows a server's `[text](javascript:…)` or
+//! `<javascript:…>` as text.
 
 /// At most this many characters of one value a server sent, in any one line of evidence.
 pub const VALUE_CHARS: usize = 200;
@@ -23,18 +24,20 @@ pub fn is_hostile(c: char) -> bool {
 /// `s` made safe to show, cut to `max` characters (the cut says how many were left out).
 pub fn quote(s: &str, max: usize) -> String {
     let mut out = String::new();
-    let mut shown = 0usize;
     let total = s.chars().count();
-    for c in s.chars() {
+    let mut prev = ' ';
+    for (shown, c) in s.chars().enumerate() {
         if shown == max {
             out.push_str(&format!("… ({} more characters cut)", total - shown));
             return out;
         }
-        shown += 1;
+        let after_bracket = prev == ']';
+        prev = c;
         match c {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            '[' | ']' | '<' | '>' | '`' => {
+            '(' if after_bracket => out.push_str("\\("),
+            '<' | '>' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -42,6 +45,17 @@ pub fn quote(s: &str, max: usize) -> String {
             c => out.push(c),
         }
     }
+    out
+}
+
+/// Text already quoted, cut to `max` characters (nothing is escaped twice).
+pub fn cut(s: &str, max: usize) -> String {
+    let total = s.chars().count();
+    if total <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push_str(&format!("… ({} more characters cut)", total - max));
     out
 }
 
@@ -71,10 +85,11 @@ mod tests {
 
     #[test]
     fn hostile_text_is_made_visible_and_bounded() {
-        assert_eq!(quote("a\x1b[31mb\x07", 50), "a\\u{1b}\\[31mb\\u{7}");
+        assert_eq!(quote("a\x1b[31mb\x07", 50), "a\\u{1b}[31mb\\u{7}");
         assert_eq!(quote("ok\npass SEC-024", 50), "ok\\npass SEC-024");
         assert_eq!(quote("x\u{202e}y", 50), "x\\u{202e}y");
-        assert_eq!(quote("[a](javascript:x)", 50), "\\[a\\](javascript:x)");
+        assert_eq!(quote("[a](javascript:x)", 50), "[a]\\(javascript:x)");
+        assert_eq!(quote("<javascript:x>", 50), "\\<javascript:x\\>");
         assert_eq!(quote("abcdef", 3), "abc… (3 more characters cut)");
         assert_eq!(quote("Zürich", 10), "Zürich");
         let lines = bounded((0..10).map(|i| i.to_string()).collect(), 4);

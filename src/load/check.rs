@@ -468,7 +468,7 @@ fn probes(r: &mut Reader<'_>) -> Vec<crate::model::probe::ProbeSpec> {
             Err(problems) => {
                 // Each problem names its place inside `probe` (`probe[1].steps[0].expect[2]`):
                 // the finding points at that line, not only at the key.
-                let lines = crate::text::yaml_lines::key_lines(&r.split.yaml);
+                let lines = crate::text::yaml_lines::key_lines(r.split.yaml);
                 for p in problems {
                     let at = crate::text::yaml_lines::line_of(&lines, &p.path)
                         .map(|l| r.split.yaml_line + l - 1)

@@ -288,7 +288,7 @@ impl Kind {
             obs("no-structured-content", Fail, "a tool with `outputSchema` returned no `structuredContent`"),
             obs("invalid-schema", Fail, "an `outputSchema` is not a valid JSON Schema"),
             obs("no-output-schema", Partial, "a tool declares no `outputSchema` (optional in the specification; noted with `require: true`)"),
-            obs("error-on-valid-arguments", Partial, "a call with arguments valid under the input schema came back `isError`"),
+            obs("error-on-valid-arguments", NotVerified, "a call with arguments valid under the input schema came back `isError` (the arguments are made up, so a person judges the quoted message)"),
         ];
         const ERRORS: &[Observation] = &[
             obs(
@@ -309,8 +309,8 @@ impl Kind {
             obs("no-answer", Fail, "bad arguments got no answer"),
             obs(
                 "error-on-valid-arguments",
-                Partial,
-                "a call with arguments valid under the input schema came back `isError`",
+                NotVerified,
+                "a call with arguments valid under the input schema came back `isError` (the arguments are made up, so a person judges the quoted message)",
             ),
         ];
         const VERSIONS: &[Observation] = &[
@@ -759,13 +759,15 @@ fn parse_one(item: &Value, n: usize, path: &str) -> Result<ProbeSpec, Vec<Proble
     let declared = map.get("steps").is_some();
     let kind = match (map.get("kind"), declared) {
         (Some(Value::String(s)), false) => kind_of(s, n, path).map_err(|p| vec![p])?,
-        (Some(_), true) => return Err(vec![problem(
-            format!("{path}.kind"),
-            format!(
+        (Some(_), true) => {
+            return Err(vec![problem(
+                format!("{path}.kind"),
+                format!(
                 "probe {n}: a probe has either `kind` (built in) or `steps` (declared), not both"
             ),
-            "remove `kind`, or move the steps into a probe of their own",
-        )]),
+                "remove `kind`, or move the steps into a probe of their own",
+            )])
+        }
         (None, true) => Kind::Steps,
         (Some(other), false) => {
             return Err(vec![problem(
@@ -777,14 +779,16 @@ fn parse_one(item: &Value, n: usize, path: &str) -> Result<ProbeSpec, Vec<Proble
                 format!("the probe kinds are {}", kinds_list()),
             )])
         }
-        (None, false) => return Err(vec![problem(
-            path,
-            format!("probe {n} has neither `kind` nor `steps`"),
-            format!(
+        (None, false) => {
+            return Err(vec![problem(
+                path,
+                format!("probe {n} has neither `kind` nor `steps`"),
+                format!(
                 "the probe kinds are {}; a probe of your own is written with `name` and `steps`",
                 kinds_list()
             ),
-        )]),
+            )])
+        }
     };
     let mut spec = ProbeSpec::new(kind);
     let mut problems = Vec::new();

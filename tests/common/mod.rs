@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod prereq;
+pub mod probe;
 pub mod validators;
 
 use assert_cmd::Command;

@@ -111,7 +111,17 @@ pub fn server_everything() -> PathBuf {
     js
 }
 
-/// Python with the `mcp` package, for the planted test server.
+/// Python with the `mcp` 2.x package (both revisions), for the correct modern test server.
+pub fn mcp2_python() -> PathBuf {
+    venv(
+        "the Python `mcp` 2.x package",
+        &test_servers().join("venv-mcp2"),
+        &["mcp>=2.3,<3"],
+        &["mcp.server.mcpserver"],
+    )
+}
+
+/// Python with the `mcp` 1.x package (2025-11-25 only), for the planted legacy test server.
 pub fn mcp_python() -> PathBuf {
     venv(
         "the Python `mcp` package",

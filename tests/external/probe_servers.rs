@@ -1,140 +1,121 @@
-//! `auditbook probe` against real MCP servers: the reference server
-//! `@modelcontextprotocol/server-everything` (npm) and a FastMCP server with planted defects
-//! (`tests/servers/planted_server.py`, PyPI `mcp`). Both are installed on first use under
+//! `auditbook probe` against servers built on the official SDKs: the reference server
+//! `@modelcontextprotocol/server-everything` (npm, TypeScript SDK, 2025-11-25), a correct
+//! server on the Python SDK `mcp` 2.x that serves 2026-07-28 (`tests/servers/modern_server.py`)
+//! and a FastMCP server on `mcp` 1.x, legacy only, with planted defects
+//! (`tests/servers/planted_server.py`). They are installed on first use under
 //! `target/test-servers/` (`common::prereq`); a test whose server cannot be installed fails.
 
 use crate::common;
 
 use common::auditbook;
+use common::probe::{catalogue, free_port, listening, probe_json, profile, root, Probe, Server};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::path::Path;
+use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn catalogue() -> PathBuf {
-    root().join("catalogue")
-}
-
-fn profile(name: &str) -> PathBuf {
-    root().join("tests/fixtures/probe").join(name)
-}
-
-fn everything() -> String {
-    format!(
-        "node {} stdio",
-        common::prereq::server_everything().display()
-    )
-}
-
-fn python() -> PathBuf {
-    common::prereq::mcp_python()
+fn everything_js() -> String {
+    common::prereq::server_everything().display().to_string()
 }
 
 fn planted() -> String {
     format!(
         "{} {}",
-        python().display(),
+        common::prereq::mcp_python().display(),
         root().join("tests/servers/planted_server.py").display()
     )
 }
 
-/// Run `probe --format json` and return (exit code, report, stderr).
-fn probe(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> (Option<i32>, Value, String) {
-    let mut cmd = auditbook();
-    cmd.current_dir(dir)
-        .arg("-C")
-        .arg(catalogue())
-        .args(["--format", "json", "probe"])
-        .args(args);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run auditbook: {e}"));
-    let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        out.status.code(),
-        report,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+fn modern() -> String {
+    format!(
+        "{} {}",
+        common::prereq::mcp2_python().display(),
+        root().join("tests/servers/modern_server.py").display()
     )
 }
 
-fn check<'a>(report: &'a Value, id: &str) -> &'a Value {
-    report["checks"]
-        .as_array()
-        .and_then(|a| a.iter().find(|c| c["id"] == id))
-        .unwrap_or_else(|| panic!("{id} was not probed: {report}"))
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn evidence(c: &Value) -> String {
-    c["evidence"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default()
+fn stdio(cmd: &str, prof: &str, dir: &Path, env: &[(&str, &str)]) -> Probe {
+    let p = profile(prof);
+    probe_json(&[&p, "--stdio", cmd, "--results", "r.yaml"], dir, env)
 }
 
-/// The defect lines of one check (its `[probe …]` evidence when it failed).
-fn defects(c: &Value) -> String {
-    if c["status"] == "fail" {
-        evidence(c)
-            .lines()
-            .filter(|l| l.starts_with("[probe"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    } else {
-        String::new()
-    }
+fn url(url: &str, prof: &str, dir: &Path) -> Probe {
+    let p = profile(prof);
+    probe_json(&[&p, "--url", url, "--results", "r.yaml"], dir, &[])
 }
 
+fn everything_http() -> (Server, String) {
+    let port = free_port();
+    let mut cmd = Command::new("node");
+    cmd.arg(everything_js())
+        .arg("streamableHttp")
+        .env("PORT", port.to_string());
+    (listening(cmd, port), format!("http://127.0.0.1:{port}/mcp"))
+}
+
+fn python_http(python: std::path::PathBuf, script: &str, extra: &[&str]) -> (Server, String) {
+    let port = free_port();
+    let mut cmd = Command::new(python);
+    cmd.arg(root().join("tests/servers").join(script))
+        .args(["--http", &port.to_string()])
+        .args(extra);
+    (listening(cmd, port), format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// The findings of the reference server, each a true one: its median description is shorter
+/// than the catalogue's house threshold (60 of 100 characters), and over HTTP it serves a
+/// request that carries a foreign `Origin` (it checks the Host header only).
 #[test]
-fn the_reference_server_is_probed_and_the_results_audit() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let cmd = everything();
-    let p = profile("stdio.profile.yaml");
-    let (code, report, stderr) = probe(
-        &[
-            p.to_str().unwrap_or(""),
-            "--stdio",
-            &cmd,
-            "--results",
-            "r.yaml",
-        ],
-        dir.path(),
-        &[],
-    );
-    assert_eq!(code, Some(1), "server-everything has findings: {stderr}");
-    assert_eq!(report["reach"]["outcome"], "reached", "{report}");
-    assert_eq!(
-        report["fingerprint"]["server_name"],
-        "mcp-servers/everything"
-    );
-    // Evidence quotes the server and the spec page it is held against.
-    let names = check(&report, "ARCH-001");
-    assert_eq!(names["status"], "pass", "{names}");
-    let ev = evidence(names);
-    assert!(ev.contains("get-sum") && ev.contains("kebab-case"), "{ev}");
-    assert!(ev.contains("held against: MCP 2025-11-25"), "{ev}");
-    assert!(ev.contains("sha256:"), "{ev}");
-    // No tool declares an outputSchema: a finding, named per tool.
-    assert!(defects(check(&report, "ARCH-007")).contains("tool `echo`: no `outputSchema`"));
-    // The results file is in the results format and `audit` renders it.
-    let text = std::fs::read_to_string(dir.path().join("r.yaml")).unwrap_or_default();
-    assert!(text.contains("source: probe"), "{text}");
+fn server_everything_is_reached_over_both_transports_with_only_its_real_findings() {
+    let dir = tmp();
+    let cmd = format!("node {} stdio", everything_js());
+    let over_stdio = stdio(&cmd, "stdio.profile.yaml", dir.path(), &[]);
+    let (_server, endpoint) = everything_http();
+    let over_http = url(&endpoint, "http.profile.yaml", dir.path());
+    for (name, r, expected) in [
+        ("stdio", &over_stdio, vec![("ARCH-002", "partial")]),
+        (
+            "http",
+            &over_http,
+            vec![("ARCH-002", "partial"), ("SEC-024", "fail")],
+        ),
+    ] {
+        assert_eq!(r.reach(), "reached", "{name}: {}", r.report["reach"]);
+        assert_eq!(
+            r.report["fingerprint"]["server_name"], "mcp-servers/everything",
+            "{name}"
+        );
+        let found: Vec<(String, String)> = r.findings();
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(found, expected, "{name}: {}", r.stdout);
+        // A legacy server: discover is refused, initialize answers 2025-11-25, and the profile
+        // targets 2025-11-25, so ARCH-012 is no finding.
+        assert_ne!(r.status("ARCH-012"), "fail", "{name}");
+        assert!(r.evidence("ARCH-012").contains("2025-11-25"), "{name}");
+        assert!(r.evidence("ARCH-001").contains("kebab-case"), "{name}");
+        // Sampled structured content validates; tools without an output schema are no finding.
+        assert!(
+            r.evidence("ARCH-007")
+                .contains("validates against its `outputSchema`"),
+            "{name}"
+        );
+    }
+    assert!(over_http
+        .evidence("SEC-024")
+        .contains("a foreign Origin is accepted"));
+    // The results audit: valid, and the report names the server.
     let out = auditbook()
         .current_dir(dir.path())
         .arg("-C")
         .arg(catalogue())
-        .args(["audit"])
-        .arg(&p)
+        .arg("audit")
+        .arg(profile("http.profile.yaml"))
         .args(["--results", "r.yaml"])
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
@@ -143,7 +124,6 @@ fn the_reference_server_is_probed_and_the_results_audit() {
         md.contains("# Audit report: mcp-servers/everything"),
         "{md}"
     );
-    assert!(md.contains("ARCH-007"), "{md}");
     let errs = String::from_utf8_lossy(&out.stderr);
     assert!(
         !errs.contains("error["),
@@ -151,81 +131,139 @@ fn the_reference_server_is_probed_and_the_results_audit() {
     );
 }
 
+/// A correct 2026-07-28 server on the official Python SDK: every stateless check is observed
+/// and none finds anything; the destructive tool is never called.
 #[test]
-fn every_planted_defect_is_found_by_its_probe_and_only_by_it() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let cmd = planted();
-    let p = profile("stdio.profile.yaml");
-    let (_, report, stderr) = probe(
-        &[
-            p.to_str().unwrap_or(""),
-            "--stdio",
-            &cmd,
-            "--results",
-            "r.yaml",
-        ],
+fn a_correct_2026_server_on_the_python_sdk_passes_the_stateless_checks() {
+    let dir = tmp();
+    let log = dir.path().join("deleted.log");
+    let l = log.display().to_string();
+    let over_stdio = stdio(
+        &modern(),
+        "modern.profile.yaml",
         dir.path(),
-        &[],
+        &[("DELETED_LOG", &l)],
     );
-    assert_eq!(report["reach"]["outcome"], "reached", "{stderr}");
-    let planted = [
+    let (_server, endpoint) = python_http(common::prereq::mcp2_python(), "modern_server.py", &[]);
+    let over_http = url(&endpoint, "modern.profile.yaml", dir.path());
+    for (name, r) in [("stdio", &over_stdio), ("http", &over_http)] {
+        assert_eq!(r.reach(), "reached", "{name}: {}", r.report["reach"]);
+        assert_eq!(
+            r.findings(),
+            Vec::<(String, String)>::new(),
+            "{name}: {}",
+            r.stdout
+        );
+        assert_eq!(r.code, Some(0), "{name}: {}", r.stderr);
+        assert_ne!(r.status("ARCH-012"), "fail");
+        assert!(
+            r.evidence("ARCH-012")
+                .contains("server/discover as a 2026-07-28 client → served"),
+            "{name}"
+        );
+        for id in [
+            "ARCH-016", "ARCH-018", "ARCH-020", "ARCH-021", "HITL-006", "ARCH-015",
+        ] {
+            let ev = r.evidence(id);
+            assert!(
+                !ev.contains("was not observed") && !ev.contains("could not"),
+                "{name} {id}: {ev}"
+            );
+        }
+        assert!(
+            r.report["not_called"].to_string().contains("delete_note"),
+            "{name}"
+        );
+    }
+    assert!(over_http
+        .evidence("SCALE-008")
+        .contains("refused as required"));
+    assert!(!log.exists(), "the destructive tool was called");
+}
+
+#[test]
+fn every_planted_defect_of_the_legacy_sdk_server_is_found_by_its_probe_and_only_by_it() {
+    let dir = tmp();
+    let r = stdio(&planted(), "stdio.profile.yaml", dir.path(), &[]);
+    assert_eq!(r.reach(), "reached", "{}", r.stderr);
+    let defects = [
         ("ARCH-001", "getRecordCount"),
         ("ARCH-009", "list_sources"),
         ("ARCH-007", "fetch_summary"),
         ("SDK-002", "fetch_summary"),
     ];
-    for (id, tool) in planted {
-        let d = defects(check(&report, id));
+    let tools = [
+        "search_records",
+        "getRecordCount",
+        "list_sources",
+        "fetch_summary",
+        "describe_dataset",
+    ];
+    for (id, tool) in defects {
+        assert_eq!(r.status(id), "fail", "{id}: {}", r.evidence(id));
+        let defects: String = r
+            .evidence(id)
+            .lines()
+            .filter(|l| l.contains(": fail)"))
+            .collect::<Vec<_>>()
+            .join("\n");
         assert!(
-            d.contains(&format!("`{tool}`")),
-            "{id} must name {tool}: {d}"
+            defects.contains(&format!("`{tool}`")),
+            "{id} must name {tool}: {defects}"
         );
-        // Only the planted tool is named among the defects.
-        for other in [
-            "search_records",
-            "getRecordCount",
-            "list_sources",
-            "fetch_summary",
-            "describe_dataset",
-        ] {
-            if other != tool {
-                assert!(
-                    !d.contains(&format!("`{other}`")),
-                    "{id} flags clean {other}: {d}"
-                );
-            }
+        for other in tools.iter().filter(|t| **t != tool) {
+            assert!(
+                !defects.contains(&format!("`{other}`")),
+                "{id} flags clean {other}: {defects}"
+            );
         }
     }
-    assert!(defects(check(&report, "ARCH-007")).contains("\"many\" is not of type \"integer\""));
-    // The clean twins of the other probes: descriptions and error reporting are fine.
+    assert!(r
+        .evidence("ARCH-007")
+        .contains("\"many\" is not of type \"integer\""));
     for id in ["ARCH-002", "OBS-001"] {
-        let c = check(&report, id);
-        assert_eq!(c["status"], "not_verified", "{id}: {c}");
-        assert!(defects(c).is_empty());
+        assert_eq!(r.status(id), "not_verified", "{id}: {}", r.evidence(id));
     }
-    // Over stdio the HTTP probes are not applicable to this profile, and drift has no lock yet.
-    let drift = check(&report, "SEC-022");
-    assert_eq!(drift["status"], "not_verified");
-    assert!(evidence(drift).contains("no lock file"));
+    // Legacy only: no finding for a profile that targets 2025-11-25, a failure for one that
+    // targets 2026-07-28.
+    assert_ne!(r.status("ARCH-012"), "fail");
+    let m = stdio(&planted(), "modern.profile.yaml", dir.path(), &[]);
+    assert_eq!(m.status("ARCH-012"), "fail", "{}", m.evidence("ARCH-012"));
+    assert!(m
+        .evidence("ARCH-012")
+        .contains("legacy only: serves 2025-11-25, not 2026-07-28"));
+    // The stateless checks could not look, and say so.
+    assert!(
+        m.evidence("ARCH-018").contains("does not serve 2026-07-28"),
+        "{}",
+        m.evidence("ARCH-018")
+    );
 }
 
 #[test]
 fn a_definition_change_is_drift_and_makes_recorded_results_stale() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tmp();
     let cmd = planted();
     let p = profile("stdio.profile.yaml");
-    let ps = p.to_str().unwrap_or("");
-    let args = [ps, "--stdio", &cmd, "--results", "r.yaml"];
-    let (_, first, _) = probe(
+    let args = [p.as_str(), "--stdio", &cmd, "--results", "r.yaml"];
+    let first = probe_json(
         &[&args[..], &["--lock"]].concat(),
         dir.path(),
         &[("PLANTED_VARIANT", "1")],
     );
-    assert!(dir.path().join("mcp-tools.lock").is_file());
-    // Unchanged definitions: no drift.
-    let (_, same, _) = probe(&args, dir.path(), &[("PLANTED_VARIANT", "1")]);
-    assert!(defects(check(&same, "SEC-022")).is_empty(), "{same}");
-    assert_eq!(first["fingerprint"], same["fingerprint"]);
+    assert!(
+        dir.path().join("mcp-tools.lock").is_file(),
+        "{}",
+        first.stderr
+    );
+    let same = probe_json(&args, dir.path(), &[("PLANTED_VARIANT", "1")]);
+    assert_ne!(
+        same.status("SEC-022"),
+        "fail",
+        "{}",
+        same.evidence("SEC-022")
+    );
+    assert_eq!(first.report["fingerprint"], same.report["fingerprint"]);
     // A person records a result by hand.
     let path = dir.path().join("r.yaml");
     let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -234,14 +272,18 @@ fn a_definition_change_is_drift_and_makes_recorded_results_stale() {
         "results:\n  ARCH-005:\n    status: pass\n    evidence: [\"gitleaks: 0 leaks in 412 commits\", \"no key in the image\", \"Geheimnisse nur über die Umgebung\"]\n",
     );
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
-    // The description changes: drift names the tool and the field; the person's result is kept.
-    let (_, after, stderr) = probe(&args, dir.path(), &[("PLANTED_VARIANT", "2")]);
-    let d = defects(check(&after, "SEC-022"));
+    // The description changes: drift names the tool, the field, the old and the new text.
+    let after = probe_json(&args, dir.path(), &[("PLANTED_VARIANT", "2")]);
+    let d = after.evidence("SEC-022");
     assert!(
-        d.contains("tool `describe_dataset` changed (`description`)"),
+        d.contains("tool `describe_dataset` changed: `description`"),
         "{d}"
     );
-    assert!(stderr.contains("AB803"), "{stderr}");
+    assert!(
+        d.contains("(revision 1)") && d.contains("(revision 2)"),
+        "{d}"
+    );
+    assert!(after.stderr.contains("AB803"), "{}", after.stderr);
     let kept = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(kept.contains("gitleaks: 0 leaks"), "{kept}");
     // `audit` lists exactly the stale result.
@@ -258,139 +300,6 @@ fn a_definition_change_is_drift_and_makes_recorded_results_stale() {
     let stale: Vec<&str> = errs.lines().filter(|l| l.contains("AB531")).collect();
     assert_eq!(stale.len(), 1, "{errs}");
     assert!(stale[0].contains("ARCH-005"), "{errs}");
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn http_server(strict: bool) -> (Server, String) {
-    let port = free_port();
-    let mut cmd = Command::new(python());
-    cmd.arg(root().join("tests/servers/planted_server.py"))
-        .args(["--http", &port.to_string()])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    if strict {
-        cmd.arg("--strict-origin");
-    }
-    let child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start the HTTP server: {e}"));
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    (Server(child), format!("http://127.0.0.1:{port}/mcp"))
-}
-
-#[test]
-fn a_server_accepting_any_origin_is_found_and_its_strict_twin_is_not() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let p = profile("http.profile.yaml");
-    let ps = p.to_str().unwrap_or("");
-    let (_open, url) = http_server(false);
-    let (_, report, stderr) = probe(
-        &[ps, "--url", &url, "--results", "open.yaml"],
-        dir.path(),
-        &[],
-    );
-    let origin = check(&report, "SEC-024");
-    assert_eq!(origin["status"], "fail", "{stderr} {origin}");
-    assert!(defects(origin).contains("Origin: http://probe.invalid → HTTP 200"));
-    // The version header is answered correctly by both.
-    assert!(defects(check(&report, "SCALE-001")).is_empty());
-    let (_strict, url) = http_server(true);
-    let (_, report, _) = probe(
-        &[ps, "--url", &url, "--results", "strict.yaml"],
-        dir.path(),
-        &[],
-    );
-    let origin = check(&report, "SEC-024");
-    assert_eq!(origin["status"], "not_verified", "{origin}");
-    assert!(evidence(origin).contains("HTTP 403"), "{origin}");
-    assert!(evidence(check(&report, "SCALE-001")).contains("HTTP 400"));
-}
-
-#[test]
-fn a_crashing_hanging_or_foreign_target_checks_nothing_and_says_so() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let p = profile("stdio.profile.yaml");
-    let ps = p.to_str().unwrap_or("");
-    let cases = [
-        (vec!["--stdio", "exit 3"], "crashed"),
-        (vec!["--stdio", "sleep 20", "--timeout-ms", "400"], "hung"),
-        (
-            vec![
-                "--stdio",
-                "echo '<html>captive portal</html>'; sleep 1",
-                "--timeout-ms",
-                "5000",
-            ],
-            "crashed",
-        ),
-    ];
-    for (extra, outcome) in cases {
-        let args = [&[ps, "--results", "x.yaml"][..], &extra[..]].concat();
-        let (code, report, stderr) = probe(&args, dir.path(), &[]);
-        assert_eq!(code, Some(1), "{extra:?}");
-        assert_eq!(report["reach"]["outcome"], outcome, "{extra:?}: {report}");
-        assert!(stderr.contains("AB801"), "{stderr}");
-        for c in report["checks"].as_array().into_iter().flatten() {
-            assert_eq!(c["status"], "not_verified", "{extra:?}: {c}");
-        }
-    }
-    // A web page where the endpoint should be is not reachable as MCP.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    std::thread::spawn(move || {
-        for s in listener.incoming().flatten() {
-            let mut s = s;
-            let mut buf = [0u8; 4096];
-            let _ = std::io::Read::read(&mut s, &mut buf);
-            let body = "<html>Access denied</html>";
-            let _ = std::io::Write::write_all(
-                &mut s,
-                format!("HTTP/1.1 403 Forbidden\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len()).as_bytes(),
-            );
-        }
-    });
-    let hp = profile("http.profile.yaml");
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let (code, report, _) = probe(
-        &[
-            hp.to_str().unwrap_or(""),
-            "--url",
-            &url,
-            "--results",
-            "w.yaml",
-        ],
-        dir.path(),
-        &[],
-    );
-    assert_eq!(code, Some(1));
-    assert_eq!(report["reach"]["outcome"], "not-mcp", "{report}");
-    assert!(report["reach"]["detail"]
-        .as_str()
-        .unwrap_or("")
-        .contains("HTTP 403"));
-    for c in report["checks"].as_array().into_iter().flatten() {
-        assert_eq!(c["status"], "not_verified", "{c}");
-    }
 }
 
 /// `audit --probe` in one format: (exit code, report text, stderr).
@@ -414,12 +323,11 @@ fn audit_probe(dir: &Path, variant: &str, format: &str) -> (Option<i32>, String,
 
 #[test]
 fn audit_probe_marks_probe_results_and_lists_exactly_the_stale_ones() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tmp();
     let p = profile("stdio.profile.yaml");
-    let ps = p.to_str().unwrap_or("");
     let cmd = planted();
-    probe(
-        &[ps, "--stdio", &cmd, "--results", "r.yaml", "--lock"],
+    probe_json(
+        &[&p, "--stdio", &cmd, "--results", "r.yaml", "--lock"],
         dir.path(),
         &[("PLANTED_VARIANT", "1")],
     );
@@ -499,13 +407,12 @@ fn audit_probe_marks_probe_results_and_lists_exactly_the_stale_ones() {
 
 #[test]
 fn a_portfolio_is_probed_concurrently_one_results_file_per_server_names_only_when_asked() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tmp();
     let d = dir.path();
-    std::fs::copy(profile("stdio.profile.yaml"), d.join("stdio.profile.yaml"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    std::fs::copy(profile("http.profile.yaml"), d.join("http.profile.yaml"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let (_open, url) = http_server(false);
+    for f in ["stdio.profile.yaml", "http.profile.yaml"] {
+        std::fs::copy(profile(f), d.join(f)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let (_open, url) = python_http(common::prereq::mcp_python(), "planted_server.py", &[]);
     let closed = format!("http://127.0.0.1:{}/mcp", free_port());
     let portfolio = format!(
         r#"# Portfolio der Fachstelle Daten: Server, die wir regelmässig prüfen
@@ -544,7 +451,7 @@ servers:
             .args(["--format", "json", "probe", "--portfolio", "portfolio.yaml"])
             .args(["--results-dir", "ergebnisse", "--jobs", "3"])
             // Generous for the real servers on a loaded machine; `sleep 30` still ends as hung.
-            .args(["--server-timeout-ms", "12000", "--timeout-ms", "8000"])
+            .args(["--server-timeout-ms", "20000", "--timeout-ms", "8000"])
             .args(extra)
             .output()
             .unwrap_or_else(|e| panic!("cannot run auditbook: {e}"));
@@ -650,49 +557,42 @@ servers:
 
 #[test]
 fn an_https_endpoint_is_probed_over_rustls_and_an_untrusted_certificate_is_not_reached() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tmp();
     let tls = root().join("tests/fixtures/tls");
     let cert = tls.join("loopback.cert.pem");
-    let port = free_port();
-    let child = Command::new(python())
-        .arg(root().join("tests/servers/planted_server.py"))
-        .args(["--http", &port.to_string(), "--tls"])
-        .arg(&cert)
-        .arg(tls.join("loopback.key.pem"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start the HTTPS server: {e}"));
-    let _server = Server(child);
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let url = format!("https://127.0.0.1:{port}/mcp");
-    let p = profile("http.profile.yaml");
-    let ps = p.to_str().unwrap_or("");
-    let certs = cert.to_str().unwrap_or("");
-    // The certificate trusted: the probe goes through, over TLS, and finds the planted name.
-    let (_, report, stderr) = probe(
-        &[ps, "--url", &url, "--results", "r.yaml"],
-        dir.path(),
-        &[("SSL_CERT_FILE", certs)],
+    let key = tls.join("loopback.key.pem");
+    let (_server, http_url) = python_http(
+        common::prereq::mcp_python(),
+        "planted_server.py",
+        &[
+            "--tls",
+            cert.to_str().unwrap_or(""),
+            key.to_str().unwrap_or(""),
+        ],
     );
-    assert_eq!(report["reach"]["outcome"], "reached", "{stderr} {report}");
-    assert!(defects(check(&report, "ARCH-001")).contains("`getRecordCount`"));
-    assert!(evidence(check(&report, "SEC-024")).contains("HTTP 200"));
+    let endpoint = http_url.replacen("http://", "https://", 1);
+    let p = profile("http.profile.yaml");
+    let certs = cert.display().to_string();
+    // The certificate trusted: the probe goes through, over TLS, and finds the planted name.
+    let r = probe_json(
+        &[&p, "--url", &endpoint, "--results", "r.yaml"],
+        dir.path(),
+        &[("SSL_CERT_FILE", &certs)],
+    );
+    assert_eq!(r.reach(), "reached", "{} {}", r.stderr, r.report);
+    assert!(r.evidence("ARCH-001").contains("`getRecordCount`"));
+    assert!(r.evidence("SEC-024").contains("HTTP 200"));
     // Not trusted: not reached, and the detail says why.
     let none = dir.path().join("no-roots.pem");
     std::fs::write(&none, "").unwrap_or_else(|e| panic!("{e}"));
-    let (code, report, _) = probe(
-        &[ps, "--url", &url, "--results", "u.yaml"],
+    let n = none.display().to_string();
+    let r = probe_json(
+        &[&p, "--url", &endpoint, "--results", "u.yaml"],
         dir.path(),
-        &[("SSL_CERT_FILE", none.to_str().unwrap_or(""))],
+        &[("SSL_CERT_FILE", &n)],
     );
-    assert_eq!(code, Some(1));
-    assert_eq!(report["reach"]["outcome"], "unreachable", "{report}");
-    let detail = report["reach"]["detail"].as_str().unwrap_or("");
+    assert_eq!(r.code, Some(1));
+    assert_eq!(r.reach(), "unreachable", "{}", r.report);
+    let detail = r.report["reach"]["detail"].as_str().unwrap_or("");
     assert!(detail.to_lowercase().contains("certificate"), "{detail}");
 }

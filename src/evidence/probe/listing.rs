@@ -123,7 +123,7 @@ fn lost(out: &mut Listing, method: &str, reply: &Reply) {
             let after = format!("after it was opened, {method} got {why}");
             out.broke = Some(match t {
                 Some(Trouble::TimedOut(_)) => Reach::Hung(after),
-                Some(Trouble::NotJsonRpc(_)) => Reach::NotMcp(after),
+                Some(Trouble::NotJsonRpc(_) | Trouble::TooLarge(_)) => Reach::NotMcp(after),
                 _ => Reach::Crashed(after),
             });
         }

@@ -126,12 +126,17 @@ fn probed(c: &Check, obs: &Observation, drift: Option<&Drift>, revision: Option<
             cites.push(line);
         }
     }
+    // A pass or a finding owes the check's evidence_required observations. A pass with fewer
+    // is left open (`not_verified`); a finding with fewer is `todo`, which keeps the audit
+    // incomplete until a person completes the evidence: a defect seen on the wire never fades
+    // into a status no gate looks at.
     let owed = c.evidence_required as usize;
     let (status, note) = if status != "not_verified" && evidence.len() < owed {
+        let next = if worst.is_some() { "todo" } else { "not_verified" };
         (
-            "not_verified",
+            next,
             format!(
-                "the probe made {} observation(s); the check asks for {owed} before a {status} ({note})",
+                "the probe made {} observation(s) toward a {status}; the check asks for {owed}, so a person completes the evidence ({note})",
                 evidence.len()
             ),
         )

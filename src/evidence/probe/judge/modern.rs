@@ -2,7 +2,7 @@
 //! handshake or session, the shape of every result (`resultType`, cache hints), the routing
 //! headers, no requests of the server's own, extensions; and the order of listings.
 
-use super::{looked, undecided, Seen};
+use super::{looked_in, undecided, Seen};
 use crate::evidence::probe::observe::{Exchanged, Modern, Observation};
 use crate::evidence::untrusted;
 use serde_json::Value as Json;
@@ -14,10 +14,10 @@ fn served(e: &Exchanged) -> bool {
 
 pub fn stateless(m: &Modern, obs: &Observation) -> Seen {
     let mut defects = Vec::new();
-    let mut clean = Vec::new();
+    let mut context = Vec::new();
     match &m.fresh_first {
         None => return undecided("the fresh-connection request was not sent"),
-        Some(e) if served(e) => clean.push(format!("{} — served", e.shown())),
+        Some(e) if served(e) => context.push(format!("{} — served", e.shown())),
         Some(e) if e.reply.message.is_some() => {
             defects.push(("needs-handshake", format!("{} — not served", e.shown())))
         }
@@ -25,7 +25,7 @@ pub fn stateless(m: &Modern, obs: &Observation) -> Seen {
     }
     if m.sessions_minted.is_empty() {
         if obs.http {
-            clean.push("no 2026-07-28 answer carried an Mcp-Session-Id".into());
+            context.push("no 2026-07-28 answer carried an Mcp-Session-Id".into());
         }
     } else {
         defects.push((
@@ -38,12 +38,12 @@ pub fn stateless(m: &Modern, obs: &Observation) -> Seen {
     }
     if let Some(g) = &m.get {
         match g.reply.status() {
-            Some(405) => clean.push(format!("{} — HTTP 405, as recommended", g.shown())),
+            Some(405) => context.push(format!("{} — HTTP 405, as recommended", g.shown())),
             Some(s) => defects.push(("get-served", format!("{} — HTTP {s} instead of 405", g.shown()))),
-            None => clean.push(format!("{} — no status", g.shown())),
+            None => context.push(format!("{} — no status", g.shown())),
         }
     }
-    looked(defects, clean)
+    looked_in(defects, vec![], context)
 }
 
 const RESULT_TYPES: [&str; 2] = ["complete", "input_required"];
@@ -72,7 +72,12 @@ pub fn result_type(m: &Modern) -> Seen {
     if !unknown.is_empty() {
         defects.push(("unknown", format!("results with an unknown `resultType`: {}", join(&unknown))));
     }
-    looked(defects, vec![format!("{} results, each with a known `resultType`", m.results.len())])
+    let methods: BTreeSet<String> = m.results.iter().map(|s| s.method.clone()).collect();
+    looked_in(
+        defects,
+        vec![],
+        vec![format!("{} 2026-07-28 results read ({})", m.results.len(), join(&methods))],
+    )
 }
 
 fn join(s: &BTreeSet<String>) -> String {
@@ -124,7 +129,11 @@ pub fn cache_hints(m: &Modern) -> Seen {
         defects.push(("no-scope", format!("`cacheScope` missing or not public/private: {}", join(&no_scope))));
     }
     let methods: BTreeSet<String> = seen.iter().map(|s| s.method.clone()).collect();
-    looked(defects, vec![format!("{} cacheable results ({}) carry `ttlMs` and `cacheScope`", seen.len(), join(&methods))])
+    looked_in(
+        defects,
+        vec![],
+        vec![format!("{} cacheable results read ({})", seen.len(), join(&methods))],
+    )
 }
 
 pub fn list_order(obs: &Observation) -> Seen {
@@ -140,15 +149,17 @@ pub fn list_order(obs: &Observation) -> Seen {
     if !obs.tools.complete {
         return undecided("the first tools/list was not read in full");
     }
+    let context = vec![format!("tools/list read twice, {} tools each time", first.len())];
     if &first == again {
-        looked(vec![], vec![format!("two tools/list answers list {} tools in the same order", first.len())])
+        looked_in(vec![], vec!["the same order both times".into()], context)
     } else {
-        looked(
+        looked_in(
             vec![(
                 "order-changed",
-                untrusted::quote(&format!("first: {}; then: {}", first.join(", "), again.join(", ")), 500),
+                untrusted::cut(&format!("first: {}; then: {}", first.join(", "), again.join(", ")), 500),
             )],
             vec![],
+            context,
         )
     }
 }
@@ -158,7 +169,7 @@ pub fn routing_headers(m: &Modern, obs: &Observation) -> Seen {
         return undecided("a stdio target: the routing headers exist only over Streamable HTTP");
     }
     let mut defects = Vec::new();
-    let mut clean = Vec::new();
+    let mut context = Vec::new();
     let cases = [
         (&m.no_method_header, "missing-header-served"),
         (&m.wrong_method_header, "mismatch-served"),
@@ -166,21 +177,25 @@ pub fn routing_headers(m: &Modern, obs: &Observation) -> Seen {
     ];
     for (e, name) in cases {
         let Some(e) = e else { continue };
-        let right = e.reply.status() == Some(400) && e.reply.error_code() == Some(-32020);
-        let http_refused = e.reply.status().is_some_and(|s| (400..500).contains(&s));
-        if right {
-            clean.push(format!("{} — refused as required", e.shown()));
-        } else if served(e) || !http_refused {
+        let code = e.reply.error_code();
+        let status = e.reply.status();
+        let refused_for_header = code == Some(-32020);
+        let http_refused = status.is_some_and(|s| (400..500).contains(&s));
+        if refused_for_header && status == Some(400) {
+            context.push(format!("{} — refused as required", e.shown()));
+        } else if e.reply.message.is_none() {
+            continue;
+        } else if served(e) || (!refused_for_header && !http_refused) {
             // Served, or the body was processed (an unknown-tool error with a 2xx status).
             defects.push((name, format!("{} — the header was not checked", e.shown())));
         } else {
             defects.push(("wrong-code", format!("{} — refused, but not with HTTP 400 and -32020", e.shown())));
         }
     }
-    if defects.is_empty() && clean.is_empty() {
+    if defects.is_empty() && context.is_empty() {
         return undecided("the routing-header requests were not sent");
     }
-    looked(defects, clean)
+    looked_in(defects, vec![], context)
 }
 
 pub fn input_required(m: &Modern) -> Seen {
@@ -198,7 +213,11 @@ pub fn input_required(m: &Modern) -> Seen {
     if !bare.is_empty() {
         defects.push(("no-input-requests", format!("`input_required` results without `inputRequests`: {}", join(&bare))));
     }
-    looked(defects, vec![format!("{} 2026-07-28 exchanges, no request sent by the server", m.results.len())])
+    looked_in(
+        defects,
+        vec![],
+        vec![format!("{} 2026-07-28 results read", m.results.len())],
+    )
 }
 
 /// A `_meta`-style key with a mandatory prefix: dot-separated labels, a slash, a name.
@@ -225,6 +244,11 @@ pub fn extensions(m: &Modern) -> Seen {
     let caps = d.get("capabilities");
     let mut defects = Vec::new();
     let mut clean = Vec::new();
+    let keys: Vec<String> = caps
+        .and_then(Json::as_object)
+        .map(|c| c.keys().map(|k| untrusted::value(k)).collect())
+        .unwrap_or_default();
+    let context = vec![format!("server/discover capabilities: {}", keys.join(", "))];
     if caps.and_then(|c| c.get("tasks")).is_some() {
         defects.push(("core-tasks", "server/discover declares `capabilities.tasks` in the core capabilities; tasks are the `io.modelcontextprotocol/tasks` extension".to_string()));
     }
@@ -237,9 +261,9 @@ pub fn extensions(m: &Modern) -> Seen {
         }
     }
     if clean.is_empty() && defects.is_empty() {
-        clean.push("server/discover declares no extensions and no core `tasks`".into());
+        clean.push("no extensions and no core `tasks` declared".into());
     }
-    looked(defects, clean)
+    looked_in(defects, clean, context)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! matcher that does not hold quotes what was found in its place. A matcher that cannot be
 //! judged (an HTTP status over stdio, no answer at all) decides nothing.
 
-use super::{looked, undecided, Seen};
+use super::{looked_in, undecided, Seen};
 use crate::evidence::probe::observe::{Exchanged, Observation};
 use crate::evidence::probe::steps::answer_json;
 use crate::evidence::untrusted;
@@ -119,7 +119,7 @@ pub fn judge(spec: &ProbeSpec, obs: &Observation, key: Option<&str>) -> Seen {
     let mut open = Vec::new();
     for (i, (step, e)) in spec.steps.iter().zip(&run.exchanges).enumerate() {
         let n = i + 1;
-        let shown = untrusted::quote(&e.shown(), 300);
+        let shown = untrusted::cut(&e.shown(), 300);
         for m in &step.expect {
             match holds(m, e) {
                 Some(Ok(())) => clean.push(format!("step {n}: {shown}: {}", asks(m))),
@@ -143,5 +143,5 @@ pub fn judge(spec: &ProbeSpec, obs: &Observation, key: Option<&str>) -> Seen {
         lines.extend(clean);
         return Seen::Undecided(untrusted::bounded(lines, 30));
     }
-    looked(defects, untrusted::bounded(clean, 30))
+    looked_in(defects, vec![], untrusted::bounded(clean, 30))
 }

@@ -54,7 +54,26 @@ enum Style {
     Other,
 }
 
+/// The style of a name; dots are namespace separators (judged apart, as a house rule), so each
+/// dotted segment is styled and the segments must agree.
 fn style(n: &str) -> Style {
+    if n.contains('.') {
+        let styles: BTreeSet<Style> = n
+            .split('.')
+            .filter(|s| !s.is_empty())
+            .map(segment_style)
+            .filter(|s| *s != Style::Neutral)
+            .collect();
+        return match styles.len() {
+            0 => Style::Neutral,
+            1 => styles.into_iter().next().unwrap_or(Style::Other),
+            _ => Style::Other,
+        };
+    }
+    segment_style(n)
+}
+
+fn segment_style(n: &str) -> Style {
     let has = |c: char| n.contains(c);
     let lower_alnum = |s: &str| {
         s.chars()
@@ -98,7 +117,7 @@ fn placeholder(n: &str, list: &[String]) -> bool {
         .to_ascii_lowercase()
         .trim_end_matches(|c: char| c.is_ascii_digit() || c == '_' || c == '-')
         .to_string();
-    list.iter().any(|p| *p == stripped)
+    list.contains(&stripped)
         || (!core.is_empty() && core.iter().all(|x| list.iter().any(|p| p == *x)))
 }
 
@@ -211,7 +230,7 @@ pub fn names(spec: &ProbeSpec, obs: &Observation) -> Seen {
         );
     }
     let context = format!("tools/list: {} tool names: {}", tools.len(), shown.join(", "));
-    looked_in(defects, vec![clean_line], vec![untrusted::quote(&context, 600)])
+    looked_in(defects, vec![clean_line], vec![untrusted::cut(&context, 600)])
 }
 
 const READ_VERBS: &[&str] = &[
@@ -367,7 +386,7 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
     }
     let require = spec.flag("require", false);
     let mut defects = Vec::new();
-    let mut clean = Vec::new();
+    let mut clean: Vec<String> = Vec::new();
     let declaring: Vec<&Json> = obs
         .tools
         .items
@@ -433,6 +452,12 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
             vec!["no tool declares an `outputSchema` (optional in the specification): nothing to validate".into()],
         );
     }
+    clean.insert(0, format!(
+        "tools/list: {} of {} tools declare an `outputSchema`; {} sampled",
+        declaring.len(),
+        obs.tools.items.len(),
+        obs.samples.len()
+    ));
     if defects.is_empty() && validated == 0 {
         let mut why = vec![format!(
             "{} tool(s) declare `outputSchema`, but no `structuredContent` could be sampled",
@@ -457,6 +482,20 @@ pub fn errors(obs: &Observation) -> Seen {
     let s = sent(c);
     let mut defects = valid;
     let mut clean = Vec::new();
+    let breaks = obs
+        .tools
+        .items
+        .iter()
+        .find(|t| name(t) == c.tool)
+        .map(|t| {
+            let req = t
+                .pointer("/inputSchema/required")
+                .map(|r| untrusted::json(r, 80))
+                .unwrap_or_else(|| "nothing".into());
+            format!("tools/list: `{}` requires {req} in its input schema; the call left the schema's terms", c.tool)
+        })
+        .unwrap_or_default();
+    let context = vec![breaks];
     match &c.answer {
         Answer::Result { value } => {
             let text = result_text(value);
@@ -487,7 +526,7 @@ pub fn errors(obs: &Observation) -> Seen {
             format!("{s} → no answer ({why}): the server hangs or fails on bad arguments"),
         )),
     }
-    looked(defects, clean)
+    looked_in(defects, clean, context)
 }
 
 /// The dialects a schema may name, with the meta-schema the validator bundles.
@@ -559,7 +598,14 @@ pub fn dialect(obs: &Observation) -> Seen {
             }
         }
     }
-    looked(defects, vec![format!("{checked} schema(s) valid under their dialect (2020-12 where none is named)")])
+    looked_in(
+        defects,
+        vec![],
+        vec![format!(
+            "tools/list: {checked} input and output schema(s) of {} tools read under their dialect (2020-12 where none is named)",
+            obs.tools.items.len()
+        )],
+    )
 }
 
 /// An HTTP header name: a token (RFC 9110 section 5.1).
@@ -646,7 +692,14 @@ pub fn param_headers(obs: &Observation) -> Seen {
             }
         }
     }
-    looked(defects, vec![format!("{count} `x-mcp-header` annotation(s) in the input schemas, each a valid, unique header on a primitive parameter")])
+    looked_in(
+        defects,
+        vec![],
+        vec![format!(
+            "tools/list: {count} `x-mcp-header` annotation(s) in the input schemas of {} tools",
+            obs.tools.items.len()
+        )],
+    )
 }
 
 #[cfg(test)]
@@ -660,6 +713,8 @@ mod tests {
         assert_eq!(style("echo"), Style::Neutral);
         assert_eq!(style("get-tiny-image"), Style::Kebab);
         assert_eq!(style("GetRecords"), Style::Other);
+        assert_eq!(style("records.count_all"), Style::Snake);
+        assert_eq!(style("records.count"), Style::Neutral);
         let list: Vec<String> = PLACEHOLDERS.iter().map(|s| s.to_string()).collect();
         assert!(placeholder("tool1", &list));
         assert!(placeholder("helper", &list));

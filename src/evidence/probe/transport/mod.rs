@@ -144,7 +144,11 @@ impl Reply {
                 crate::evidence::untrusted::json(m.get("result").unwrap_or(&Json::Null), 160)
             ),
             (None, Some(t)) => format!("{http}{}", t.describe()),
-            (None, None) => format!("{http}no answer"),
+            (None, None) => match &self.http {
+                Some(h) if h.body.is_empty() => format!("{http}{}", h.content_type).trim_end().to_string(),
+                Some(h) => format!("{http}{}: {}", h.content_type, h.body),
+                None => "no answer".into(),
+            },
         }
     }
 }

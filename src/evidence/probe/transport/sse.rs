@@ -10,6 +10,7 @@ pub struct Events {
     line: Vec<u8>,
     data: Vec<u8>,
     has_data: bool,
+    line_over: bool,
     /// Set once an event exceeded the limit.
     pub too_large: Option<usize>,
 }
@@ -18,12 +19,23 @@ impl Events {
     /// Feed bytes; every complete event's data is passed to `on_event`. `limit` bounds one
     /// event's data (and one line).
     pub fn feed(&mut self, bytes: &[u8], limit: usize, on_event: &mut dyn FnMut(&[u8])) {
+        // A line may exceed the data limit by its field name and a little more.
+        let line_limit = limit.saturating_add(1024);
         for &b in bytes {
             if b == b'\n' {
-                self.end_line(limit, on_event);
-            } else if self.line.len() <= limit {
+                if self.line_over {
+                    // The whole event is dropped: part of its data is gone.
+                    self.line.clear();
+                    self.line_over = false;
+                    self.data.clear();
+                    self.has_data = false;
+                } else {
+                    self.end_line(limit, on_event);
+                }
+            } else if self.line.len() < line_limit {
                 self.line.push(b);
             } else {
+                self.line_over = true;
                 self.too_large = Some(self.line.len());
             }
         }

@@ -180,8 +180,9 @@ impl Process {
             format!("stderr: {tail}")
         };
         match status {
+            // `sh` could not find the command: the server was never started.
             Ok(Ok(s)) if s.code() == Some(127) => {
-                Trouble::Closed(format!("command not found (exit 127); {stderr}"))
+                Trouble::NoAnswer(format!("command not found (exit 127); {stderr}"))
             }
             Ok(Ok(s)) => match s.code() {
                 Some(c) => Trouble::Closed(format!("the server exited with code {c}; {stderr}")),
