@@ -401,14 +401,23 @@ mod tests {
                 let text = std::fs::read_to_string(&path).unwrap();
                 let s = split(&text).unwrap();
                 let slow: Value = serde_yaml::from_str(s.yaml).unwrap();
-                if let Some(m) = fast_mapping(s.yaml) {
-                    fast += 1;
-                    assert_eq!(Value::Mapping(m), slow, "{}", path.display());
+                // Evidence declarations (`probe:`, `scan:`) are nested YAML, which only the
+                // full parser reads; every other check takes the fast path.
+                let nested = s.yaml.contains("\nprobe:") || s.yaml.contains("\nscan:");
+                match fast_mapping(s.yaml) {
+                    Some(m) => {
+                        fast += 1;
+                        assert_eq!(Value::Mapping(m), slow, "{}", path.display());
+                    }
+                    None if dir == "catalogue/checks" && !nested => {
+                        panic!("{} misses the fast path", path.display())
+                    }
+                    None => {}
                 }
             }
         }
         assert!(
-            fast >= 120,
+            fast >= 100,
             "the shipped checks take the fast path ({fast})"
         );
     }
