@@ -126,6 +126,10 @@ pub struct ProbeArgs {
     /// The server to take from a portfolio file given as PROFILE
     #[arg(long, value_name = "NAME")]
     pub server: Option<String>,
+    /// Import the official conformance suite's results (a checks.json, or a folder of them)
+    /// instead of probing: the checks that list suite ids under `conformance:` get results
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["stdio", "url", "lock"])]
+    pub conformance: Option<PathBuf>,
     #[command(flatten)]
     pub portfolio: super::probe_portfolio::PortfolioProbeArgs,
     /// Output format (default: human)
@@ -265,6 +269,73 @@ pub fn probe_merged(
     Ok(merged(cat, run, existing, overwrite))
 }
 
+/// `--conformance`: the suite's results merged into the results file.
+fn import_conformance(
+    cli: &Cli,
+    cat: &crate::model::Catalogue,
+    checked: &crate::audit::profile::Checked,
+    path: &Path,
+    existing: Json,
+    args: &ProbeArgs,
+) -> Result<u8, Failure> {
+    let imported = crate::evidence::conformance::read(path).map_err(Failure::Message)?;
+    let (ids, _) = applicable(cat, &checked.profile);
+    let c = crate::evidence::conformance::contribution(cat, &ids, &imported);
+    let (merged, what) = merge::merge(
+        existing,
+        std::slice::from_ref(&c),
+        None,
+        cat.config.version.as_deref(),
+        args.overwrite,
+    );
+    let results_shown = inputs::shown(&args.results);
+    crate::write::file(&args.results, &merge::to_yaml(&merged))
+        .map_err(Failure::io(format!("cannot write `{results_shown}`")))?;
+    for id in &what.kept {
+        super::output::eprint(&format!(
+            "note[{}]: {id}: the result recorded by a person was kept (--overwrite replaces it)\n",
+            crate::diag::codes::PROBE_KEPT.code
+        ));
+    }
+    let findings = c
+        .results
+        .iter()
+        .filter(|(_, v)| matches!(v["status"].as_str(), Some("fail" | "partial" | "todo")))
+        .count();
+    if common::format(cli, args.format) == TextFormat::Json {
+        let v = serde_json::json!({
+            "files": imported.files,
+            "suite_checks": imported.checks.len(),
+            "results_file": results_shown,
+            "written": what.written,
+            "kept": what.kept,
+            "checks": c.results.iter().map(|(id, v)| serde_json::json!({"id": id, "status": v["status"], "evidence": v["evidence"]})).collect::<Vec<_>>(),
+        });
+        common::print(&common::json_text(&v)?)?;
+    } else if !cli.quiet {
+        let mut out = format!(
+            "imported {} conformance check(s) from {} file(s): {} results, results in {results_shown}\n",
+            imported.checks.len(),
+            imported.files.len(),
+            c.results.len()
+        );
+        for (id, v) in &c.results {
+            let first = v["evidence"][0].as_str().unwrap_or("");
+            out.push_str(&format!(
+                "{:<12} {:<8} {first}\n",
+                v["status"].as_str().unwrap_or(""),
+                id
+            ));
+        }
+        common::print(&crate::render::excerpt::terminal_safe(&out, true))?;
+    }
+    Ok(if findings > 0 {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    })
+}
+
 /// The human summary: one line for the server, one per probed check (a failing or partial one
 /// with its first observation), every server value already quoted.
 fn human(run: &probe::Run, results_shown: &str, quiet: bool) -> String {
@@ -325,6 +396,9 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
         }
     };
     let existing = read_existing(&args.results)?;
+    if let Some(path) = &args.conformance {
+        return import_conformance(cli, cat, &checked, path, existing, args);
+    }
     let Probed { run, merged, what } =
         probe_merged(cat, &checked, &args.target, existing, args.overwrite)?;
     let results_shown = inputs::shown(&args.results);

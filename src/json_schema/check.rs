@@ -74,6 +74,11 @@ fn field(cat: &Catalogue, f: &CheckField) -> Value {
             "type": "string",
             "description": doc,
         }),
+        Kind::Names => json!({
+            "description": doc,
+            "type": "array",
+            "items": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*\\*?$"},
+        }),
         Kind::Probes => {
             let kinds: Vec<&str> = crate::model::probe::Kind::BUILT_IN
                 .iter()

@@ -284,6 +284,7 @@ fn type_fields(
     let pdf_ref = r.string("pdf_ref", false);
     let spec_ref = r.string("spec_ref", false);
     let probes = probes(&mut r);
+    let conformance = conformance(&mut r);
 
     if !r.errors.is_empty() {
         return Err(r.errors);
@@ -323,6 +324,7 @@ fn type_fields(
                 defaulted,
                 spec_baseline_alias: alias,
                 probes,
+                conformance,
                 spec_baseline_unquoted_date: unquoted_date,
             }
             .boxed(),
@@ -456,6 +458,41 @@ fn evidence_required(r: &mut Reader<'_>, defaulted: &mut Vec<&'static str>) -> O
                 None,
             );
             None
+        }
+    }
+}
+
+/// `conformance:`: a list of conformance-suite check ids (lower case, digits, `.`, `_`, `-`; a
+/// trailing `*` for every id with that start).
+fn conformance(r: &mut Reader<'_>) -> Vec<String> {
+    let Some(v) = r.take("conformance") else {
+        return Vec::new();
+    };
+    let valid = |s: &str| {
+        let core = s.strip_suffix('*').unwrap_or(s);
+        core.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && core
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c))
+    };
+    let items: Option<Vec<String>> = match &v {
+        serde_yaml::Value::Sequence(s) => s
+            .iter()
+            .map(|x| x.as_str().filter(|t| valid(t)).map(String::from))
+            .collect(),
+        serde_yaml::Value::String(t) if valid(t) => Some(vec![t.clone()]),
+        _ => None,
+    };
+    match items {
+        Some(i) => i,
+        None => {
+            r.err(
+                &codes::PROBE_INVALID,
+                "conformance",
+                "`conformance` must be a list of conformance-suite check ids (`sep-2549-tools-list-caching-hints`, or a start with `*`)".into(),
+                Some("write `conformance: [sep-2575-server-implements-discover]`".into()),
+            );
+            Vec::new()
         }
     }
 }

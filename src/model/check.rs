@@ -185,6 +185,9 @@ pub struct Rare {
     /// The probes that observe the check on a live server (`probe:`), in the order written.
     #[serde(rename = "probe", skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<crate::model::probe::ProbeSpec>,
+    /// Ids of the official conformance suite's checks that observe the check (`conformance:`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conformance: Vec<String>,
     /// `spec_baseline` is a date written without quotes: YAML 1.1 readers take it for a date.
     #[serde(skip)]
     pub spec_baseline_unquoted_date: bool,
@@ -250,6 +253,14 @@ impl Check {
     /// The probes declared under `probe:` (none for most checks).
     pub fn probes(&self) -> &[crate::model::probe::ProbeSpec] {
         self.rare.as_ref().map(|r| &r.probes[..]).unwrap_or(&[])
+    }
+
+    /// The conformance-suite check ids declared under `conformance:` (none for most checks).
+    pub fn conformance(&self) -> &[String] {
+        self.rare
+            .as_ref()
+            .map(|r| &r.conformance[..])
+            .unwrap_or(&[])
     }
 
     /// The baseline exactly as written, when it was an alias (`beide`).

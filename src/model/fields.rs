@@ -30,6 +30,8 @@ pub enum Kind {
     Text,
     /// The probe declarations (`probe:`), a list.
     Probes,
+    /// A list of names (`conformance:`: ids of the official conformance suite's checks).
+    Names,
 }
 
 /// One frontmatter field of a check.
@@ -62,6 +64,7 @@ pub enum FieldValue<'c> {
     Text(&'c str),
     Count(u32),
     Probes(&'c [super::probe::ProbeSpec]),
+    Names(&'c [String]),
     /// An optional field the check leaves out.
     Absent,
 }
@@ -76,6 +79,7 @@ impl FieldValue<'_> {
             FieldValue::Text(s) => Value::String((*s).to_string()),
             FieldValue::Count(n) => Value::from(*n),
             FieldValue::Probes(p) => serde_json::to_value(p).unwrap_or(Value::Null),
+            FieldValue::Names(n) => Value::from(n.to_vec()),
             FieldValue::Absent => Value::Null,
         }
     }
@@ -90,6 +94,7 @@ impl FieldValue<'_> {
                 .map(|s| s.kind.as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
+            FieldValue::Names(n) => n.join(", "),
             FieldValue::Absent => String::new(),
         }
     }
@@ -212,7 +217,7 @@ pub const FIELDS: &[CheckField] = &[
         key: "probe",
         required: false,
         kind: Kind::Probes,
-        doc: "Built-in probes that observe the check on a live server (`auditbook probe`).",
+        doc: "How `auditbook probe` observes the check on a live server: built-in kinds and declared steps (section 2, Probes).",
         default: None,
         label: "Probes",
         exposed: false,
@@ -220,6 +225,20 @@ pub const FIELDS: &[CheckField] = &[
         value: |c| match c.probes() {
             [] => FieldValue::Absent,
             p => FieldValue::Probes(p),
+        },
+    },
+    CheckField {
+        key: "conformance",
+        required: false,
+        kind: Kind::Names,
+        doc: "Ids of the official conformance suite's checks that observe this check (`auditbook probe --conformance`); a trailing `*` matches every id with that start.",
+        default: None,
+        label: "Conformance",
+        exposed: false,
+        column: 0,
+        value: |c| match c.conformance() {
+            [] => FieldValue::Absent,
+            n => FieldValue::Names(n),
         },
     },
 ];
@@ -303,7 +322,13 @@ pub fn vocabulary(kind: Kind, cat: &Catalogue) -> Option<Vec<String>> {
         Kind::Severity => Some(cat.config.severities()),
         Kind::Adoption => Some(Adoption::ALL.iter().map(|a| a.as_str().into()).collect()),
         Kind::Baseline => Some(cat.config.baselines().values),
-        Kind::Id | Kind::Title | Kind::Expression | Kind::Count | Kind::Text | Kind::Probes => None,
+        Kind::Id
+        | Kind::Title
+        | Kind::Expression
+        | Kind::Count
+        | Kind::Text
+        | Kind::Probes
+        | Kind::Names => None,
     }
 }
 

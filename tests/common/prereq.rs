@@ -111,6 +111,28 @@ pub fn server_everything() -> PathBuf {
     js
 }
 
+/// The official conformance suite and a Node.js it runs on (it needs Node 22 or newer; the npm
+/// package `node` provides one under `target/`, whatever the machine has): `(node, suite)`.
+pub fn conformance() -> (PathBuf, PathBuf) {
+    let dir = test_servers().join("conformance");
+    let node = dir.join("node_modules/node/bin/node");
+    let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let install = words("npm install --no-audit --no-fund --prefix")
+        .into_iter()
+        .chain([
+            dir.display().to_string(),
+            "@modelcontextprotocol/conformance@0.2.0-alpha.12".into(),
+            "node@22".into(),
+        ])
+        .collect();
+    ensure(
+        "the MCP conformance suite and Node.js 22 (npm)",
+        || node.is_file() && suite.is_file(),
+        &[install],
+    );
+    (node, suite)
+}
+
 /// Python with the `mcp` 2.x package (both revisions), for the correct modern test server.
 pub fn mcp2_python() -> PathBuf {
     venv(

@@ -9,6 +9,7 @@ mod common;
 mod audit_ci;
 mod ci_formats;
 mod lsp_neovim;
+mod probe_conformance;
 mod probe_planted;
 mod probe_servers;
 mod site;

@@ -214,7 +214,7 @@ def handle(msg, era, send_request=None):
         if method == "resources/read":
             if params.get("uri") == "records://index":
                 return ok(rid, shape(method, {"contents": [{"uri": "records://index", "text": "index"}]}))
-            return err(rid, -32002 if has("resource-32002") else -32602, "unknown resource")
+            return err(rid, -32002 if has("resource-32002") else -32602, "unknown resource", {"uri": params.get("uri")})
         if method == "tools/call":
             r = tool_call(params, send_request)
             if isinstance(r, tuple):
@@ -378,7 +378,11 @@ class Handler(BaseHTTPRequestHandler):
         if not isinstance(msg, dict):
             return self.send_json(400, err(None, -32600, "invalid request"))
         origin = self.headers.get("Origin")
-        if origin and not has("any-origin") and not origin.startswith("http://127.0.0.1"):
+        host = (self.headers.get("Host") or "").split(":")[0]
+        if host not in ("127.0.0.1", "localhost") and not has("any-origin"):
+            return self.send_json(403, err(msg.get("id"), -32000, "forbidden host"))
+        checks_origin = not has("any-origin") and not has("host-only")
+        if origin and checks_origin and not origin.startswith("http://127.0.0.1"):
             return self.send_json(403, err(msg.get("id"), -32000, "forbidden origin"))
         sse = has("sse")
         e = era_of(msg)
@@ -387,17 +391,18 @@ class Handler(BaseHTTPRequestHandler):
         if e == "modern":
             if not serves("modern"):
                 return self.send_json(400, err(msg.get("id"), -32000, "Bad Request: Server not initialized"))
-            version = self.headers.get("MCP-Protocol-Version")
+            version = (self.headers.get("MCP-Protocol-Version") or "").strip() or None
             meta = (msg.get("params") or {}).get("_meta") or {}
             if not has("headers-ignored"):
-                method_h = self.headers.get("Mcp-Method")
+                # Header values are compared without surrounding whitespace (HTTP field values).
+                method_h = (self.headers.get("Mcp-Method") or "").strip() or None
                 bad = 200 if has("http-200-errors") else 400
                 if method_h != msg.get("method"):
                     return self.send_json(bad, err(msg.get("id"), -32020, "Mcp-Method header does not match the body"))
                 if msg.get("method") in ("tools/call", "resources/read", "prompts/get"):
                     p = msg.get("params") or {}
                     want = p.get("name") if "name" in p else p.get("uri")
-                    got = self.headers.get("Mcp-Name") or ""
+                    got = (self.headers.get("Mcp-Name") or "").strip()
                     if got.startswith("=?base64?") and got.endswith("?="):
                         got = base64.b64decode(got[9:-2]).decode()
                     if got != want:
