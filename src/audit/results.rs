@@ -30,6 +30,9 @@ pub enum Status {
     NotVerified,
     #[serde(rename = "todo")]
     Todo,
+    /// A machine signal waits for a person's triage (`auditbook triage`).
+    #[serde(rename = "needs_triage")]
+    NeedsTriage,
     #[serde(rename = "n/a")]
     NotApplicable,
     /// Applicable, but no result was recorded.
@@ -41,20 +44,22 @@ pub enum Status {
 }
 
 impl Status {
-    pub const RECORDABLE: [Status; 6] = [
+    pub const RECORDABLE: [Status; 7] = [
         Status::Pass,
         Status::Fail,
         Status::Partial,
         Status::NotVerified,
         Status::Todo,
+        Status::NeedsTriage,
         Status::NotApplicable,
     ];
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 9] = [
         Status::Pass,
         Status::Fail,
         Status::Partial,
         Status::NotVerified,
         Status::Todo,
+        Status::NeedsTriage,
         Status::NotApplicable,
         Status::Missing,
         Status::Rejected,
@@ -67,6 +72,7 @@ impl Status {
             Status::Partial => "partial",
             Status::NotVerified => "not_verified",
             Status::Todo => "todo",
+            Status::NeedsTriage => "needs_triage",
             Status::NotApplicable => "n/a",
             Status::Missing => "missing",
             Status::Rejected => "rejected",
@@ -105,6 +111,7 @@ pub const TOP_KEYS: &[&str] = &[
     "package",
     "conformance",
     "results",
+    "triage",
     "waivers",
 ];
 

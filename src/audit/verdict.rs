@@ -49,6 +49,7 @@ impl Policy {
                 Status::Fail,
                 Status::Partial,
                 Status::Todo,
+                Status::NeedsTriage,
                 Status::NotVerified,
             ],
         }
@@ -187,7 +188,8 @@ pub fn assess<'c>(
     let advisory = ids(&|r| counted(r) && r.check.adoption == Adoption::Advisory);
     let would_have_blocked = ids(&|r| blocks(r) && r.check.adoption == Adoption::Advisory);
     let not_verified = ids(&|r| is(r, Status::NotVerified));
-    let todo = ids(&|r| is(r, Status::Todo));
+    // Waiting for a person's triage is waiting all the same: the audit is not done.
+    let todo = ids(&|r| is(r, Status::Todo) || is(r, Status::NeedsTriage));
     let missing = ids(&|r| is(r, Status::Missing));
     let rejected = ids(&|r| r.status == Some(Status::Rejected));
     let undecided = ids(&|r| r.gate == Gate::Error);

@@ -135,6 +135,16 @@ pub enum Command {
     ///
     /// Example: auditbook probe server.profile.yaml --stdio 'node server.js' --results probe.results.yaml
     Probe(super::probe::ProbeArgs),
+    /// Scan a server's source tree with the checks' structural rules and file facts; write a
+    /// results file (`source: scan`): every finding with file, line, column and the code.
+    ///
+    /// Example: auditbook -C catalogue scan server.profile.yaml --source ../my-server --results scan.results.yaml
+    Scan(super::scan::ScanArgs),
+    /// Decide a scan's signal: real, or a false positive (with a reason, optionally until a
+    /// day), kept in the results file by the fingerprint of the matched code.
+    ///
+    /// Example: auditbook triage IDENT-002 '#3f9a0c1b2d4e' --false-positive --reason "test fixture" --results scan.results.yaml
+    Triage(super::scan::TriageArgs),
     /// Many servers in one matrix of servers × categories, with verdicts and scores.
     ///
     /// Example: auditbook portfolio examples/portfolio.yaml --format md

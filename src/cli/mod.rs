@@ -25,6 +25,7 @@ mod probe_portfolio;
 mod profile;
 mod rename;
 mod retire;
+mod scan;
 mod schema;
 mod show;
 mod site;
@@ -134,6 +135,8 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Audit(a) => audit::run(cli, a),
         Command::Portfolio(a) => portfolio::run(cli, a),
         Command::Probe(a) => probe::run(cli, a),
+        Command::Scan(a) => scan::run(cli, a),
+        Command::Triage(a) => scan::run_triage(cli, a),
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Lsp => lsp::run(),

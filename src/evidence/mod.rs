@@ -17,4 +17,5 @@ pub mod conformance;
 pub mod merge;
 pub mod probe;
 pub mod sandbox;
+pub mod scan;
 pub mod untrusted;

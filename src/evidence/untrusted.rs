@@ -3,8 +3,7 @@
 //! quoted here: control characters, escape sequences, bidi overrides and invisible separators
 //! become visible `\u{…}` escapes (so a server cannot forge a `pass` line or a CI command in a
 //! log, or reorder what a reader sees), newlines become `\n`, and the text is cut to a bound
-//! with the cut said. Links cannot be written through it either: `](`, `<` and `>` are
-//! escaped, so a Markdown report shows a server's `[text](javascript:…)` or
+//! with the cut said. Links cannot be written through it either: `](` and `<` are escaped, so a Markdown report shows a server's `[text](javascript:…)` or
 //! `<javascript:…>` as text.
 
 /// At most this many characters of one value a server sent, in any one line of evidence.
@@ -37,10 +36,7 @@ pub fn quote(s: &str, max: usize) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '(' if after_bracket => out.push_str("\\("),
-            '<' | '>' => {
-                out.push('\\');
-                out.push(c);
-            }
+            '<' => out.push_str("\\<"),
             c if is_hostile(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
@@ -89,7 +85,7 @@ mod tests {
         assert_eq!(quote("ok\npass SEC-024", 50), "ok\\npass SEC-024");
         assert_eq!(quote("x\u{202e}y", 50), "x\\u{202e}y");
         assert_eq!(quote("[a](javascript:x)", 50), "[a]\\(javascript:x)");
-        assert_eq!(quote("<javascript:x>", 50), "\\<javascript:x\\>");
+        assert_eq!(quote("<javascript:x>", 50), "\\<javascript:x>");
         assert_eq!(quote("abcdef", 3), "abc… (3 more characters cut)");
         assert_eq!(quote("Zürich", 10), "Zürich");
         let lines = bounded((0..10).map(|i| i.to_string()).collect(), 4);

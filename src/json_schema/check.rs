@@ -74,6 +74,23 @@ fn field(cat: &Catalogue, f: &CheckField) -> Value {
             "type": "string",
             "description": doc,
         }),
+        Kind::Scan => json!({
+            "description": doc,
+            "type": "array",
+            "items": {"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "string"},
+                "language": {"enum": crate::model::scan::Language::ALL.iter().map(|l| l.as_str()).collect::<Vec<_>>()},
+                "fact": {"enum": ["dependency-upper-bound", "lockfile", "file-present"]},
+                "rule": {"type": "object"},
+                "records": {"enum": ["fail", "partial", "not_verified"]},
+                "match": {"enum": ["proof", "signal"]},
+                "covers": {"enum": ["all", "part"]},
+                "message": {"type": "string"},
+                "files": {"type": "array", "items": {"type": "string"}},
+                "package": {"type": "string"},
+                "paths": {"type": "array", "items": {"type": "string"}},
+            }},
+        }),
         Kind::Names => json!({
             "description": doc,
             "type": "array",

@@ -14,7 +14,7 @@ fn result_key(key: &str) -> Value {
             let values: Vec<&str> = Status::RECORDABLE.iter().map(|s| s.as_str()).collect();
             json!({
                 "enum": one_of(&values),
-                "description": "pass, fail, partial, not_verified (looked, could not tell), todo (not yet looked), n/a.",
+                "description": "pass, fail, partial, not_verified (looked, could not tell), todo (not yet looked), needs_triage (a machine's signal waits for a person's decision), n/a.",
             })
         }
         "evidence" => {
@@ -162,6 +162,22 @@ fn top_key(cat: &Catalogue, key: &str) -> Value {
             })
         }
         "waivers" => waivers(cat),
+        "triage" => json!({
+            "type": "array",
+            "description": "A person's decisions on the scan's signals (`auditbook triage`): each by check and finding fingerprint.",
+            "items": {
+                "type": "object",
+                "required": ["check", "finding", "decision"],
+                "properties": {
+                    "check": {"type": "string"},
+                    "finding": {"type": "string"},
+                    "decision": {"enum": ["real", "false-positive"]},
+                    "reason": {"type": "string"},
+                    "until": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                    "decided": {"type": "string"},
+                },
+            },
+        }),
         "scan" | "package" | "conformance" => json!({
             "type": "object",
             "description": format!("What the {key} looked at (`auditbook {}`): the target, its digest, and whether it could look (`reached`).", if key == "conformance" { "probe --conformance" } else { "collect" }),

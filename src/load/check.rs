@@ -285,6 +285,7 @@ fn type_fields(
     let spec_ref = r.string("spec_ref", false);
     let probes = probes(&mut r);
     let conformance = conformance(&mut r);
+    let scan = scan(&mut r);
 
     if !r.errors.is_empty() {
         return Err(r.errors);
@@ -325,6 +326,7 @@ fn type_fields(
                 spec_baseline_alias: alias,
                 probes,
                 conformance,
+                scan,
                 spec_baseline_unquoted_date: unquoted_date,
             }
             .boxed(),
@@ -500,38 +502,49 @@ fn conformance(r: &mut Reader<'_>) -> Vec<String> {
 fn probes(r: &mut Reader<'_>) -> Vec<crate::model::probe::ProbeSpec> {
     match r.take("probe") {
         None => Vec::new(),
-        Some(v) => match crate::model::probe::parse(&v) {
-            Ok(specs) => specs,
-            Err(problems) => {
-                // Each problem names its place inside `probe` (`probe[1].steps[0].expect[2]`):
-                // the finding points at that line, not only at the key.
-                let lines = crate::text::yaml_lines::key_lines(r.split.yaml);
-                for p in problems {
-                    let at = crate::text::yaml_lines::line_of(&lines, &p.path)
-                        .map(|l| r.split.yaml_line + l - 1)
-                        .unwrap_or_else(|| r.line("probe"));
-                    let (col, width) = if at == r.line("probe") {
-                        r.value_span("probe")
-                    } else {
-                        let raw = r
-                            .split
-                            .yaml
-                            .split('\n')
-                            .nth(at.saturating_sub(r.split.yaml_line))
-                            .unwrap_or("");
-                        let lead = raw.len() - raw.trim_start().len();
-                        (lead + 1, raw.trim().chars().count().max(1))
-                    };
-                    r.errors.push(
-                        Diagnostic::new(&codes::PROBE_INVALID, p.message)
-                            .at(at, col)
-                            .width(width)
-                            .help(p.help),
-                    );
-                }
-                Vec::new()
-            }
-        },
+        Some(v) => crate::model::probe::parse(&v).unwrap_or_else(|p| {
+            nested_problems(r, "probe", p);
+            Vec::new()
+        }),
+    }
+}
+
+fn scan(r: &mut Reader<'_>) -> Vec<crate::model::scan::ScanRule> {
+    match r.take("scan") {
+        None => Vec::new(),
+        Some(v) => crate::model::scan::parse(&v).unwrap_or_else(|p| {
+            nested_problems(r, "scan", p);
+            Vec::new()
+        }),
+    }
+}
+
+/// Problems of a nested declaration (`probe`, `scan`), each at the line its key path names
+/// (`probe[1].steps[0].expect[2]`), not only at the key.
+fn nested_problems(r: &mut Reader<'_>, key: &str, problems: Vec<crate::model::probe::Problem>) {
+    let lines = crate::text::yaml_lines::key_lines(r.split.yaml);
+    for p in problems {
+        let at = crate::text::yaml_lines::line_of(&lines, &p.path)
+            .map(|l| r.split.yaml_line + l - 1)
+            .unwrap_or_else(|| r.line(key));
+        let (col, width) = if at == r.line(key) {
+            r.value_span(key)
+        } else {
+            let raw = r
+                .split
+                .yaml
+                .split('\n')
+                .nth(at.saturating_sub(r.split.yaml_line))
+                .unwrap_or("");
+            let lead = raw.len() - raw.trim_start().len();
+            (lead + 1, raw.trim().chars().count().max(1))
+        };
+        r.errors.push(
+            Diagnostic::new(&codes::PROBE_INVALID, p.message)
+                .at(at, col)
+                .width(width)
+                .help(p.help),
+        );
     }
 }
 

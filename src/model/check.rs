@@ -185,6 +185,9 @@ pub struct Rare {
     /// The probes that observe the check on a live server (`probe:`), in the order written.
     #[serde(rename = "probe", skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<crate::model::probe::ProbeSpec>,
+    /// The source rules and file facts that observe the check (`scan:`).
+    #[serde(rename = "scan", skip_serializing_if = "Vec::is_empty")]
+    pub scan: Vec<crate::model::scan::ScanRule>,
     /// Ids of the official conformance suite's checks that observe the check (`conformance:`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conformance: Vec<String>,
@@ -253,6 +256,11 @@ impl Check {
     /// The probes declared under `probe:` (none for most checks).
     pub fn probes(&self) -> &[crate::model::probe::ProbeSpec] {
         self.rare.as_ref().map(|r| &r.probes[..]).unwrap_or(&[])
+    }
+
+    /// The source rules declared under `scan:` (none for most checks).
+    pub fn scan(&self) -> &[crate::model::scan::ScanRule] {
+        self.rare.as_ref().map(|r| &r.scan[..]).unwrap_or(&[])
     }
 
     /// The conformance-suite check ids declared under `conformance:` (none for most checks).

@@ -30,6 +30,8 @@ pub enum Kind {
     Text,
     /// The probe declarations (`probe:`), a list.
     Probes,
+    /// The source rules (`scan:`), a list.
+    Scan,
     /// A list of names (`conformance:`: ids of the official conformance suite's checks).
     Names,
 }
@@ -65,6 +67,7 @@ pub enum FieldValue<'c> {
     Count(u32),
     Probes(&'c [super::probe::ProbeSpec]),
     Names(&'c [String]),
+    Scan(&'c [super::scan::ScanRule]),
     /// An optional field the check leaves out.
     Absent,
 }
@@ -80,6 +83,7 @@ impl FieldValue<'_> {
             FieldValue::Count(n) => Value::from(*n),
             FieldValue::Probes(p) => serde_json::to_value(p).unwrap_or(Value::Null),
             FieldValue::Names(n) => Value::from(n.to_vec()),
+            FieldValue::Scan(s) => serde_json::to_value(s).unwrap_or(Value::Null),
             FieldValue::Absent => Value::Null,
         }
     }
@@ -95,6 +99,11 @@ impl FieldValue<'_> {
                 .collect::<Vec<_>>()
                 .join(", "),
             FieldValue::Names(n) => n.join(", "),
+            FieldValue::Scan(s) => s
+                .iter()
+                .map(|r| r.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             FieldValue::Absent => String::new(),
         }
     }
@@ -228,6 +237,20 @@ pub const FIELDS: &[CheckField] = &[
         },
     },
     CheckField {
+        key: "scan",
+        required: false,
+        kind: Kind::Scan,
+        doc: "How `auditbook scan` observes the check in a server's source: structural rules in ast-grep's format and file facts, each a proof or a signal (section 2, Source rules).",
+        default: None,
+        label: "Source rules",
+        exposed: false,
+        column: 0,
+        value: |c| match c.scan() {
+            [] => FieldValue::Absent,
+            s => FieldValue::Scan(s),
+        },
+    },
+    CheckField {
         key: "conformance",
         required: false,
         kind: Kind::Names,
@@ -328,6 +351,7 @@ pub fn vocabulary(kind: Kind, cat: &Catalogue) -> Option<Vec<String>> {
         | Kind::Count
         | Kind::Text
         | Kind::Probes
+        | Kind::Scan
         | Kind::Names => None,
     }
 }

@@ -13,6 +13,7 @@ pub mod probe;
 pub mod probe_steps;
 pub mod reference;
 pub mod rule;
+pub mod scan;
 pub mod scoring;
 pub mod source;
 

@@ -51,6 +51,7 @@ mod report_honesty;
 mod rewrite_references;
 mod robustness;
 mod safe_writes;
+mod scan;
 mod shipped_catalogue;
 mod shipped_documents;
 mod snapshot_diff;
