@@ -43,7 +43,7 @@ fn parsed(
             shown: path.to_string(),
             path: full,
             text: text.to_string(),
-            digest: crate::snapshot::sha256(text.as_bytes()),
+            digest: crate::text::digest::sha256(text.as_bytes()),
             value,
             lines: crate::model::config::KeyLines::of_text(std::sync::Arc::clone(text)),
             notes: Vec::new(),

@@ -18,9 +18,9 @@ pub mod score;
 pub mod verdict;
 pub mod waivers;
 
-use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
 use crate::model::Catalogue;
+use crate::text::suggest::suggest;
 use serde_json::{Map, Value as Json};
 
 /// Everything one audit computed.
@@ -46,7 +46,7 @@ pub fn run<'c>(
     results_file: Option<&DataFile>,
     policy: verdict::Policy,
 ) -> Run<'c> {
-    let today = waivers::today();
+    let today = crate::model::date::today();
     run_with(
         cat,
         &applicability::Prepared::new(cat),

@@ -206,7 +206,7 @@ impl Portfolio {
                 let source = Source {
                     shown: self.file.shown.clone(),
                     value: v.clone(),
-                    digest: crate::snapshot::sha256(text.as_bytes()),
+                    digest: crate::text::digest::sha256(text.as_bytes()),
                     lines: self.file.lines.clone(),
                     prefix: format!("servers[{}].profile", s.index),
                     text: self.file.text.clone(),

@@ -5,10 +5,10 @@
 use super::portfolio;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{FieldType, Value};
-use crate::load::check::suggest;
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::config::ProfileFieldDecl;
 use crate::model::Catalogue;
+use crate::text::suggest::suggest;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -10,9 +10,9 @@ use crate::diag::{codes, Diagnostic};
 /// The value of a result's `source` when a probe recorded it (reports count probed results
 /// apart from those an auditor wrote).
 pub const PROBE_SOURCE: &str = "probe";
-use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
 use crate::model::{Catalogue, Check};
+use crate::text::suggest::suggest;
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;

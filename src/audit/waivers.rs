@@ -64,8 +64,6 @@ impl Waivers {
     }
 }
 
-pub use crate::model::date::today;
-
 /// Read the `waivers:` list of `file` (a results file or a waivers file). Entries that cannot
 /// be used are reported and left out.
 pub fn read(cat: &Catalogue, file: &DataFile, diags: &mut Vec<Diagnostic>) -> Vec<Waiver> {

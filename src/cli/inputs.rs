@@ -83,7 +83,7 @@ pub fn fails(cli: &Cli, diags: &[Diagnostic]) -> bool {
 /// `--as-of DATE`: the day waivers are judged on (default: today, UTC).
 pub fn as_of(given: Option<&str>) -> Result<String, Failure> {
     match given {
-        None => Ok(crate::audit::waivers::today()),
+        None => Ok(crate::model::date::today()),
         Some(d) if crate::model::date::is_calendar_date(d) => Ok(d.to_string()),
         Some(d) => Err(Failure::Message(format!(
             "--as-of `{d}` is not a day written YYYY-MM-DD"

@@ -143,7 +143,7 @@ fn read_cases(
         };
         let before = problems.len();
         for k in m.keys().filter(|k| !CASE_KEYS.contains(&k.as_str())) {
-            let hint = crate::load::check::suggest(k, CASE_KEYS.iter().copied())
+            let hint = crate::text::suggest::suggest(k, CASE_KEYS.iter().copied())
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
             problems.push(bad(

@@ -71,7 +71,7 @@ pub fn one(cat: &Catalogue, id_re: &regex::Regex, c: &Check) -> Vec<Diagnostic> 
     }
     if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
         let declared = cat.categories.join(", ");
-        let help = match crate::load::check::suggest(
+        let help = match crate::text::suggest::suggest(
             &c.category,
             cat.categories.iter().map(String::as_str),
         ) {

@@ -241,7 +241,7 @@ impl<'c> Follow<'c> {
         }
         let help = known
             .as_ref()
-            .and_then(|k| crate::load::check::suggest(fragment, k.iter().map(String::as_str)))
+            .and_then(|k| crate::text::suggest::suggest(fragment, k.iter().map(String::as_str)))
             .map(|s| format!("did you mean `#{s}`?"))
             .unwrap_or_else(|| codes::LINK_FRAGMENT_MISSING.help.into());
         Some(d.help(help))

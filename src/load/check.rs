@@ -2,17 +2,18 @@
 //! and references. Every field problem in a file is reported at once; a file with any of them
 //! yields no `Check` (its id still counts as existing, see `BrokenCheck`).
 
-use super::frontmatter::{self, describe, Fields, Split};
+use super::frontmatter::{self, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::model::config::BaselineConfig;
+use crate::model::fields::{OPTIONAL, REQUIRED};
 use crate::model::{Adoption, Check, Criterion, Section, Source};
+use crate::text::suggest::suggest;
+use crate::text::yaml_value::describe;
 use compact_str::CompactString;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 
-// The format's keys, required first; `model::fields::FIELDS` owns the list.
-pub use crate::model::fields::{OPTIONAL, REQUIRED};
 pub const PASS_CRITERIA: &str = "Pass Criteria";
 
 /// What typing a check needs to know about the catalogue.
@@ -250,8 +251,6 @@ pub fn is_bare_date(raw: &str) -> bool {
             }
         })
 }
-
-pub use crate::text::suggest::suggest;
 
 fn type_fields(
     split: &Split<'_>,

@@ -2,10 +2,10 @@
 //! other shape error keeps serde_yaml's line, and values that parse but cannot be used (a bad
 //! regex) are reported here because loading cannot go on with them.
 
-use super::check::suggest;
 use super::frontmatter::{top_level_key, yaml_error};
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::{Config, KeyLines, TOP_LEVEL_KEYS};
+use crate::text::suggest::suggest;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::Arc;

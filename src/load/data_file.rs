@@ -110,7 +110,7 @@ pub fn from_bytes(
     bytes: Vec<u8>,
     invalid: &'static Code,
 ) -> Result<DataFile, DataError> {
-    let digest = crate::snapshot::sha256(&bytes);
+    let digest = crate::text::digest::sha256(&bytes);
     // Not UTF-8: the finding points at the first bad line; show it against a lossy reading.
     let lossy = std::str::from_utf8(&bytes)
         .is_err()
@@ -143,7 +143,7 @@ pub fn from_text(
         shown: shown.to_string(),
         path: PathBuf::from(shown),
         lines: KeyLines::of_text(Arc::from(text.as_str())),
-        digest: crate::snapshot::sha256(text.as_bytes()),
+        digest: crate::text::digest::sha256(text.as_bytes()),
         text,
         value,
         notes: Vec::new(),
@@ -280,7 +280,7 @@ fn to_json(v: &serde_yaml::Value, path: &str) -> Result<Value, (String, String)>
                             path.to_string(),
                             format!(
                                 "a key must be text; found {}",
-                                super::frontmatter::describe(other)
+                                crate::text::yaml_value::describe(other)
                             ),
                         ))
                     }

@@ -113,7 +113,7 @@ fn line_of(text: &str, offset: usize) -> usize {
         .unwrap_or(1)
 }
 
-use crate::text::yaml_value::shorten;
+use crate::text::yaml_value::{describe, shorten};
 
 /// A parsed frontmatter mapping and the 1-based line of each top-level key.
 #[derive(Debug)]
@@ -300,8 +300,6 @@ pub(crate) fn top_level_key(line: &str) -> Option<&str> {
     let key = line.get(..colon)?.trim_end();
     (!key.is_empty()).then_some(key)
 }
-
-pub use crate::text::yaml_value::describe;
 
 #[cfg(test)]
 mod tests {

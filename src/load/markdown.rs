@@ -5,7 +5,7 @@
 
 use super::link_dest::{self, Dest};
 use super::outline_cache::Place;
-pub use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
+use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
 use crate::model::{LocalLink, RefKind, Reference};
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use regex::Regex;

@@ -1,13 +1,14 @@
 //! Rules: rule files (`rules/<ID>.md`) and mapping tables inside documents, merged by rule id.
 
-use super::check::suggest;
-use super::frontmatter::{self, describe, Fields, Split};
+use super::frontmatter::{self, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::RuleTableDecl;
 use crate::model::outline::{Row, Table};
 use crate::model::rule::Mapping;
 use crate::model::{Coverage, Document, RefKind, Reference, Rule, RuleOrigin};
+use crate::text::suggest::suggest;
+use crate::text::yaml_value::describe;
 use regex::Regex;
 use serde_yaml::Value;
 use std::collections::BTreeMap;

@@ -199,17 +199,14 @@ impl Rare {
 
 static NO_EXTRA: BTreeMap<String, serde_json::Value> = BTreeMap::new();
 
-/// The format's own frontmatter keys, in the order `FieldLines` stores them.
-pub use super::fields::KEYS as FIELD_KEYS;
-
-/// 1-based line of each key in `FIELD_KEYS` (0: not in the file). A fixed array rather than a
+/// 1-based line of each key in `fields::KEYS` (0: not in the file). A fixed array rather than a
 /// map: a large catalogue holds one per check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FieldLines([u32; super::fields::COUNT]);
 
 impl FieldLines {
     pub fn set(&mut self, key: &str, line: usize) {
-        if let Some(i) = FIELD_KEYS.iter().position(|k| *k == key) {
+        if let Some(i) = super::fields::KEYS.iter().position(|k| *k == key) {
             if let Some(slot) = self.0.get_mut(i) {
                 *slot = u32::try_from(line).unwrap_or(u32::MAX);
             }
@@ -217,7 +214,7 @@ impl FieldLines {
     }
 
     pub fn get(&self, key: &str) -> Option<usize> {
-        let i = FIELD_KEYS.iter().position(|k| *k == key)?;
+        let i = super::fields::KEYS.iter().position(|k| *k == key)?;
         self.0.get(i).filter(|l| **l > 0).map(|l| *l as usize)
     }
 }

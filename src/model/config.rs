@@ -618,7 +618,7 @@ impl KeyLines {
     /// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
     /// reported where its parent is written).
     pub fn line_of(&self, path: &str) -> Option<usize> {
-        line_of(self.all(), path)
+        crate::text::yaml_lines::line_of(self.all(), path)
     }
 }
 
@@ -629,5 +629,3 @@ impl PartialEq for KeyLines {
 }
 
 impl Eq for KeyLines {}
-
-pub use crate::text::yaml_lines::line_of;

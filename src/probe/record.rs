@@ -6,12 +6,11 @@ use super::judge::{self, Decision, Outcome};
 use super::lock::{Drift, Fingerprint};
 use super::observe::Observation;
 use crate::audit::applicability::{Applicability, Status as Gate};
+use crate::audit::results::PROBE_SOURCE as SOURCE;
 use crate::model::probe::Covers;
 use crate::model::{Catalogue, Check};
 use serde::Serialize;
 use serde_json::{json, Map, Value as Json};
-
-pub use crate::audit::results::PROBE_SOURCE as SOURCE;
 
 /// One check as the probe saw it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -3,11 +3,9 @@
 //! finding, a stale claim from verify), and says when an acceptance has lapsed or outlived
 //! what it accepted.
 
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{codes, Diagnostic, Suppressed};
 use crate::model::config::AllowDecl;
 use crate::model::Catalogue;
-
-pub use crate::diag::Suppressed;
 
 /// What applying the ledger leaves: the findings still shown, the accepted ones, and the
 /// ledger's own findings about its entries (already among `shown`).

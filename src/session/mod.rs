@@ -5,14 +5,12 @@
 pub mod ledger;
 mod outline_store;
 
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostic, Suppressed};
 use crate::graph::Graph;
 use crate::load::{self, Bodies, Documents, Fatal, Loaded, Options};
 use crate::model::Catalogue;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-
-pub use ledger::Suppressed;
 
 /// What a command reads of the catalogue. Reading less is what makes the frequent commands
 /// cheap: a check's Markdown outline is most of the cost of loading.
