@@ -113,8 +113,7 @@ fn applicability_errors(
                 )
                 .id(e.id.clone())
                 .file(checked.profile.source.shown.clone())
-                .line(checked.profile.source.line(at))
-                .help(crate::diag::codes::APPLICABILITY_ERROR.help),
+                .line(checked.profile.source.line(at)),
             );
         }
     }
@@ -158,8 +157,7 @@ fn one_waiver_per_check(
                 )
                 .id(w.check.clone())
                 .file(w.file.clone())
-                .line(w.line)
-                .help(crate::diag::codes::WAIVER_INVALID.help),
+                .line(w.line),
             );
         } else {
             kept.push(w);

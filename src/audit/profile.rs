@@ -56,7 +56,6 @@ impl Source {
         Diagnostic::new(code, message)
             .file(self.shown.clone())
             .line(self.line(path))
-            .help(code.help)
     }
 }
 
@@ -208,8 +207,7 @@ pub fn check(
                 &codes::PROFILE_NOT_CHECKED,
                 "the catalogue declares no profile schema (profile.fields), so the profile's fields are not checked",
             )
-            .file(source.shown.clone())
-            .help(codes::PROFILE_NOT_CHECKED.help),
+            .file(source.shown.clone()),
         ),
         Some(decls) if source.value.is_object() => {
             for (path, decl) in decls {

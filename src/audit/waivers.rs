@@ -258,7 +258,6 @@ pub fn judge(
                 .id(w.check.clone())
                 .file(w.file.clone())
                 .line(w.line)
-                .help(code.help)
         };
         let state = if w.until.as_str() < as_of {
             diags.push(at(

@@ -153,8 +153,7 @@ fn required_linked(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(decl.doc.clone())
                 .line(heading)
-                .id(id.clone())
-                .help(codes::DOC_NOT_LINKED.help),
+                .id(id.clone()),
             );
         }
     }

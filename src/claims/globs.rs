@@ -26,8 +26,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     ),
                 )
                 .file(crate::load::config::FILE_NAME)
-                .line(claim_line.unwrap_or_else(line))
-                .help(codes::DOC_GLOB.help),
+                .line(claim_line.unwrap_or_else(line)),
             );
             continue;
         }

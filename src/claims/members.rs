@@ -478,8 +478,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
             ),
         )
         .file(claim.doc.clone())
-        .line(heading_line)
-        .help(codes::CLAIM_UNMATCHED.help)];
+        .line(heading_line)];
     }
     let (expected, what) = match &other {
         Other::Catalogue { values, text } => (values.clone(), format!("`{text}`")),
@@ -509,7 +508,6 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
                     .get(item.offset..item.offset + item.width)
                     .map_or(1, |t| t.chars().count().max(1)),
             )
-            .help(code.help)
     };
     let mut out = Vec::new();
     let mut first: BTreeMap<&str, usize> = BTreeMap::new();
@@ -554,8 +552,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
                     ),
                 )
                 .file(claim.doc.clone())
-                .at(line, col)
-                .help(codes::CLAIM_SET_MISSING.help),
+                .at(line, col),
             );
         }
     }

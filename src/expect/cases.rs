@@ -94,11 +94,9 @@ pub fn discover(cat: &Catalogue) -> (Vec<Case>, Vec<Diagnostic>) {
                 read_cases(cat, &f, &rel, true, &mut cases, &mut problems);
             }
             Err(DataError::Invalid { diagnostics, .. }) => problems.extend(diagnostics),
-            Err(DataError::Unreadable(m)) => problems.push(
-                Diagnostic::new(&codes::TEST_INVALID, m)
-                    .file(rel.clone())
-                    .help(codes::TEST_INVALID.help),
-            ),
+            Err(DataError::Unreadable(m)) => {
+                problems.push(Diagnostic::new(&codes::TEST_INVALID, m).file(rel.clone()))
+            }
         }
     }
     (cases, problems)
@@ -112,11 +110,7 @@ fn read_cases(
     cases: &mut Vec<Case>,
     problems: &mut Vec<Diagnostic>,
 ) {
-    let bad = |path: &str, msg: String| {
-        f.at(&codes::TEST_INVALID, path, msg)
-            .file(rel.to_string())
-            .help(codes::TEST_INVALID.help)
-    };
+    let bad = |path: &str, msg: String| f.at(&codes::TEST_INVALID, path, msg).file(rel.to_string());
     let Some(list) = f.value.get("tests").and_then(Value::as_array) else {
         problems.push(bad(
             "tests",

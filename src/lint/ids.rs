@@ -29,14 +29,11 @@ pub fn one(cat: &Catalogue, id_re: &regex::Regex, c: &Check) -> Vec<Diagnostic> 
             .id(c.id.clone())
     };
     if !id_re.is_match(&c.id) {
-        out.push(
-            at(
-                "id",
-                &codes::ID_PATTERN,
-                format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
-            )
-            .help(codes::ID_PATTERN.help),
-        );
+        out.push(at(
+            "id",
+            &codes::ID_PATTERN,
+            format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
+        ));
     }
     let stem = Path::new(&c.file)
         .file_stem()
@@ -57,17 +54,14 @@ pub fn one(cat: &Catalogue, id_re: &regex::Regex, c: &Check) -> Vec<Diagnostic> 
     }
     let prefix = c.id.split('-').next().unwrap_or("");
     if prefix != c.category {
-        out.push(
-            at(
-                "category",
-                &codes::ID_CATEGORY,
-                format!(
-                    "category is `{}` but the id's prefix is `{prefix}`",
-                    c.category
-                ),
-            )
-            .help(codes::ID_CATEGORY.help),
-        );
+        out.push(at(
+            "category",
+            &codes::ID_CATEGORY,
+            format!(
+                "category is `{}` but the id's prefix is `{prefix}`",
+                c.category
+            ),
+        ));
     }
     if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
         let declared = cat.categories.join(", ");
@@ -115,8 +109,7 @@ pub fn duplicates(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(c.file.clone())
                 .at(c.field_line("id"), 1)
-                .id(id)
-                .help(codes::DUPLICATE_ID.help),
+                .id(id),
             );
         }
     }

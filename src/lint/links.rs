@@ -204,15 +204,12 @@ impl<'c> Follow<'c> {
                 }
             }
         }
-        Some(
-            at(
-                s,
-                l,
-                &codes::LINK_TARGET_MISSING,
-                format!("link `{}` leads to `{path}`, which does not exist", l.dest),
-            )
-            .help(codes::LINK_TARGET_MISSING.help),
-        )
+        Some(at(
+            s,
+            l,
+            &codes::LINK_TARGET_MISSING,
+            format!("link `{}` leads to `{path}`, which does not exist", l.dest),
+        ))
     }
 
     /// A link into a Markdown file to a heading or anchor it does not have.

@@ -141,7 +141,6 @@ fn compatibility_note(cat: &Catalogue) -> Option<Diagnostic> {
                 cat.checks.len()
             ),
         )
-        .help(codes::COMPATIBILITY_MODE.help)
     })
 }
 

@@ -59,8 +59,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     )
                     .file(c.file.clone())
                     .line(s.line as usize)
-                    .id(c.id.clone())
-                    .help(codes::SOURCE_LINK_DEFECT.help),
+                    .id(c.id.clone()),
                 );
             }
         }

@@ -97,8 +97,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 ),
             )
             .file(crate::load::config::FILE_NAME)
-            .at(line, 1)
-            .help(codes::VOCABULARY_VALUE_DEAD.help),
+            .at(line, 1),
         );
     }
     out

@@ -29,8 +29,7 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
             ),
         )
         .file(FILE_NAME)
-        .at(line, column)
-        .help(codes::CONFIG_INVALID.help);
+        .at(line, column);
         return (Config::default(), vec![d]);
     }
     // A tagged value is reported and its top-level key left out, like any other bad key.
@@ -159,8 +158,7 @@ fn salvage(
                         "`{}` is written twice in catalogue.yaml; the second one is ignored",
                         b.key
                     ),
-                ))
-                .help(codes::DUPLICATE_KEY.help),
+                )),
             );
             continue;
         }
@@ -196,8 +194,7 @@ fn salvage(
                     format!("catalogue.yaml could not be read as a whole: {e}"),
                 )
                 .file(FILE_NAME)
-                .line(1)
-                .help(codes::CONFIG_INVALID.help),
+                .line(1),
             );
             (Config::default(), diags)
         }
@@ -240,8 +237,7 @@ fn salvage_items(
                             format!("invalid `{key}` entry {}: {e}", i + 1),
                         )
                         .file(FILE_NAME)
-                        .line(line.unwrap_or(1))
-                        .help(codes::CONFIG_INVALID.help),
+                        .line(line.unwrap_or(1)),
                     );
                 }
                 if key == "categories" {
@@ -305,7 +301,6 @@ fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
     Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
         .file(FILE_NAME)
         .line(line_of(text, needle))
-        .help(codes::CONFIG_BAD_VALUE.help)
 }
 
 fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
@@ -391,7 +386,6 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
                 .unwrap_or(1);
             diags.push(
                 Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
-                    .help(codes::CONFIG_BAD_VALUE.help)
                     .file(FILE_NAME)
                     .line(line),
             )
@@ -470,7 +464,6 @@ fn validate_scoring(config: &Config) -> Vec<Diagnostic> {
             Diagnostic::new(&codes::SCORING_BAD_VALUE, message)
                 .file(FILE_NAME)
                 .line(config.positions.line_of(&path).unwrap_or(1))
-                .help(codes::SCORING_BAD_VALUE.help)
         })
         .collect()
 }

@@ -39,7 +39,6 @@ impl DataFile {
         Diagnostic::new(code, message)
             .file(self.shown.clone())
             .line(self.line(path))
-            .help(code.help)
     }
 }
 
@@ -166,8 +165,7 @@ pub fn parse(
             ),
         )
         .file(shown)
-        .at(line, column)
-        .help(invalid.help));
+        .at(line, column));
     }
     if json {
         let mut de = serde_json::Deserializer::from_str(text);
@@ -175,8 +173,7 @@ pub fn parse(
             Ok(Strict(v)) => Ok(v),
             Err(e) => Err(Diagnostic::new(invalid, format!("invalid JSON: {e}"))
                 .file(shown)
-                .at(e.line().max(1), e.column().max(1))
-                .help(invalid.help)),
+                .at(e.line().max(1), e.column().max(1))),
         };
     }
     if text.trim().is_empty() {
@@ -195,7 +192,6 @@ pub fn parse(
         Diagnostic::new(invalid, msg)
             .file(shown)
             .line(line)
-            .help(invalid.help)
     })
 }
 

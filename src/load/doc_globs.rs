@@ -65,7 +65,6 @@ fn matches_of(root: &Path, fence: &Fence, pattern: &str) -> (Vec<String>, Vec<Di
                 e.reason("the repository that holds the catalogue")
             ),
         )
-        .help(codes::PATH_REFUSED.help)
     };
     let given = Path::new(pattern);
     if given.is_absolute() || given.has_root() {
@@ -121,16 +120,13 @@ fn matches_of(root: &Path, fence: &Fence, pattern: &str) -> (Vec<String>, Vec<Di
         frontier = next;
     }
     if frontier.len() > MAX_MATCHES {
-        problems.push(
-            Diagnostic::new(
-                &codes::DOC_GLOB,
-                format!(
-                    "document glob `{pattern}` matches {} files; only the first {MAX_MATCHES} are read",
-                    frontier.len()
-                ),
-            )
-            .help(codes::DOC_GLOB.help),
-        );
+        problems.push(Diagnostic::new(
+            &codes::DOC_GLOB,
+            format!(
+                "document glob `{pattern}` matches {} files; only the first {MAX_MATCHES} are read",
+                frontier.len()
+            ),
+        ));
         frontier.truncate(MAX_MATCHES);
     }
     (frontier, problems)

@@ -90,7 +90,6 @@ pub fn read_declared(
             ),
         )
         .file(super::config::FILE_NAME)
-        .help(codes::PATH_REFUSED.help)
     })?;
     let bytes = match overlay.and_then(|o| o.get(&full)) {
         Some(t) => Ok(t.as_bytes().to_vec()),
@@ -109,8 +108,7 @@ pub fn read_declared(
                 text::MAX_FILE_BYTES
             ),
         )
-        .file(path)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(path));
     }
     text::decode(path, bytes)
 }

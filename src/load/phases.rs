@@ -203,16 +203,13 @@ pub(super) fn read_checks(
     let files = match list_markdown(checks_dir) {
         Ok(f) => f,
         Err(e) => {
-            diags.push(
-                Diagnostic::new(
-                    &codes::NO_CHECKS,
-                    format!(
-                        "cannot list the checks directory `{}`: {e}",
-                        text::display_path(root, checks_dir)
-                    ),
-                )
-                .help(codes::NO_CHECKS.help),
-            );
+            diags.push(Diagnostic::new(
+                &codes::NO_CHECKS,
+                format!(
+                    "cannot list the checks directory `{}`: {e}",
+                    text::display_path(root, checks_dir)
+                ),
+            ));
             Vec::new()
         }
     };
@@ -287,7 +284,6 @@ pub(super) fn no_check_files(root: &Path, checks_dir: &Path) -> Diagnostic {
             text::display_path(root, checks_dir)
         ),
     )
-    .help(codes::NO_CHECKS.help)
 }
 
 /// The category prefixes that make mentions: the declared ones, or in the compatibility
@@ -396,13 +392,10 @@ pub(super) fn read_rules(
                     );
                 }
             }
-            Err(e) => diags.push(
-                Diagnostic::new(
-                    &codes::UNREADABLE,
-                    format!("cannot list `{}`: {e}", rules_dir.display()),
-                )
-                .help(codes::UNREADABLE.help),
-            ),
+            Err(e) => diags.push(Diagnostic::new(
+                &codes::UNREADABLE,
+                format!("cannot list `{}`: {e}", rules_dir.display()),
+            )),
         }
     }
     if let Some(rc) = &config.rules {

@@ -41,8 +41,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
                         describe(other)
                     ),
                 )
-                .at(line_of(k), 1)
-                .help(codes::WRONG_TYPE.help),
+                .at(line_of(k), 1),
             );
             None
         }
@@ -243,8 +242,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                     )
                     .file(doc.path.clone())
                     .line(row.line)
-                    .id(id.clone())
-                    .help(codes::RULE_DUPLICATE.help),
+                    .id(id.clone()),
                 );
                 existing.mappings.push(mapping);
             }
@@ -336,8 +334,7 @@ fn table_row(doc: &Document, decl: &RuleTableDecl, row: &Row) -> Result<TableRow
             ),
         )
         .file(doc.path.clone())
-        .line(row.line)
-        .help(codes::RULE_ROW_NUMBER.help));
+        .line(row.line));
     };
     let id = format!(
         "{}-{}",
@@ -416,8 +413,7 @@ pub fn merge(rules: Vec<Rule>, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
                             )
                             .file(o.file().to_string())
                             .line(o.line())
-                            .id(r.id.clone())
-                            .help(codes::RULE_DUPLICATE.help),
+                            .id(r.id.clone()),
                         );
                     }
                 }

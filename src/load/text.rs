@@ -129,8 +129,7 @@ pub fn read_over(root: &Path, path: &Path, overlay: Option<&Overlay>) -> Result<
             &codes::FILE_TOO_LARGE,
             format!("`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"),
         )
-        .file(shown)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(shown));
     }
     decode(&shown, held.as_bytes().to_vec())
 }
@@ -157,8 +156,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
                     &codes::OUTSIDE_ROOT,
                     format!("`{shown}` resolves to a file outside the catalogue root"),
                 )
-                .file(shown)
-                .help(codes::OUTSIDE_ROOT.help));
+                .file(shown));
             }
             std::fs::metadata(path).map_err(|e| unreadable(&shown, &e))?
         }
@@ -174,8 +172,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
                 meta.len()
             ),
         )
-        .file(shown)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(shown));
     }
     let bytes = open_checked(path, no_link)
         .and_then(read_all)
@@ -185,8 +182,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
             &codes::FILE_TOO_LARGE,
             format!("`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"),
         )
-        .file(shown)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(shown));
     }
     decode(&shown, bytes)
 }
@@ -299,13 +295,10 @@ pub fn not_regular(shown: &str, meta: &std::fs::Metadata) -> Diagnostic {
         ),
     )
     .file(shown)
-    .help(codes::NOT_REGULAR_FILE.help)
 }
 
 fn unreadable(shown: &str, e: &std::io::Error) -> Diagnostic {
-    Diagnostic::new(&codes::UNREADABLE, format!("cannot read `{shown}`: {e}"))
-        .file(shown)
-        .help(codes::UNREADABLE.help)
+    Diagnostic::new(&codes::UNREADABLE, format!("cannot read `{shown}`: {e}")).file(shown)
 }
 
 /// Decode bytes already in memory (also used for profiles and documents given on the command line).
@@ -322,8 +315,7 @@ pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
                 format!("`{shown}` is not UTF-8: invalid byte sequence at byte {valid}"),
             )
             .file(shown)
-            .at(line, column)
-            .help(codes::NOT_UTF8.help));
+            .at(line, column));
         }
     };
     let mut notes = Vec::new();
@@ -332,8 +324,7 @@ pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
         notes.push(
             Diagnostic::new(&codes::BOM, "file starts with a UTF-8 byte-order mark")
                 .file(shown)
-                .at(1, 1)
-                .help(codes::BOM.help),
+                .at(1, 1),
         );
     }
     // A vectorised byte search: a plain substring search over every file was a measurable
@@ -349,8 +340,7 @@ pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
                 "file uses CRLF line endings (first at this line); read as LF",
             )
             .file(shown)
-            .at(line, column)
-            .help(codes::CRLF.help),
+            .at(line, column),
         );
     }
     Ok(Text { text, notes })

@@ -116,10 +116,7 @@ fn results_findings(
 fn refused(e: DataError, invalid: &'static Code, shown: &str) -> Vec<Diagnostic> {
     match e {
         DataError::Invalid { diagnostics, .. } => diagnostics,
-        DataError::Unreadable(m) => vec![Diagnostic::new(invalid, m)
-            .file(shown)
-            .line(1)
-            .help(invalid.help)],
+        DataError::Unreadable(m) => vec![Diagnostic::new(invalid, m).file(shown).line(1)],
     }
 }
 

@@ -92,8 +92,7 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
                     "the acceptance of {} ran out on {until} (today is {today}); the finding counts again",
                     describe(a)
                 ),
-            )
-            .help(codes::ALLOW_EXPIRED.help)));
+            )));
         } else if !used[i] && coverage == Coverage::Complete {
             out.shown.push(at(Diagnostic::new(
                 &codes::ALLOW_STALE,
@@ -101,8 +100,7 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
                     "`lint.allow` accepts {}, which no longer occurs",
                     describe(a)
                 ),
-            )
-            .help(codes::ALLOW_STALE.help)));
+            )));
         }
     }
     out
