@@ -20,7 +20,7 @@ pub mod waivers;
 
 use crate::load::data_file::DataFile;
 use crate::model::Catalogue;
-use crate::text::suggest::suggest;
+use crate::text::suggest::did_you_mean;
 use serde_json::{Map, Value as Json};
 
 /// Everything one audit computed.
@@ -166,17 +166,6 @@ fn one_waiver_per_check(
     kept
 }
 
-/// A help line for a name that is not one of `candidates`: the nearest candidate, or `otherwise`.
-fn did_you_mean<'a>(
-    found: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    otherwise: &str,
-) -> String {
-    suggest(found, candidates)
-        .map(|s| format!("did you mean `{s}`?"))
-        .unwrap_or_else(|| otherwise.to_string())
-}
-
 /// The keys of `map` outside `allowed`, in key order, each with its help line.
 fn unknown_keys<'m>(
     map: &'m Map<String, Json>,
@@ -188,7 +177,7 @@ fn unknown_keys<'m>(
         .map(|k| {
             (
                 k.as_str(),
-                did_you_mean(k, allowed.iter().copied(), otherwise),
+                did_you_mean(k, allowed.iter().copied()).unwrap_or_else(|| otherwise.to_string()),
             )
         })
         .collect()

@@ -8,7 +8,7 @@ use crate::dsl::{FieldType, Value};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::config::ProfileFieldDecl;
 use crate::model::Catalogue;
-use crate::text::suggest::suggest;
+use crate::text::suggest::did_you_mean;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -154,8 +154,8 @@ pub fn load_data(
             let p = portfolio::Portfolio::parse(file);
             let Some(entry) = p.servers.iter().find(|s| s.name == name) else {
                 let names: Vec<&str> = p.servers.iter().map(|s| s.name.as_str()).collect();
-                let hint = suggest(name, names.iter().copied())
-                    .map(|s| format!(" (did you mean `{s}`?)"))
+                let hint = did_you_mean(name, names.iter().copied())
+                    .map(|s| format!(" ({s})"))
                     .unwrap_or_default();
                 return Err(DataError::Unreadable(format!(
                     "`{shown}` has no server `{name}`{hint}; its servers: {}",
@@ -274,10 +274,8 @@ fn flatten(
             }
             (_, Some(d)) if !d.contains_key(&path) => {
                 let candidates: Vec<&str> = d.keys().map(|s| s.as_str()).collect();
-                let help = match suggest(&path, candidates.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("declared fields: {}", candidates.join(", ")),
-                };
+                let help = did_you_mean(&path, candidates.iter().copied())
+                    .unwrap_or_else(|| format!("declared fields: {}", candidates.join(", ")));
                 diags.push(
                     source
                         .at(
@@ -382,10 +380,8 @@ fn check_field(
     };
     for w in written {
         if !vocab.iter().any(|x| x == w) {
-            let help = match suggest(w, vocab.iter().map(|s| s.as_str())) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => codes::PROFILE_VOCABULARY.help.to_string(),
-            };
+            let help = did_you_mean(w, vocab.iter().map(|s| s.as_str()))
+                .unwrap_or_else(|| codes::PROFILE_VOCABULARY.help.to_string());
             diags.push(
                 source
                     .at(

@@ -4,7 +4,7 @@
 
 use super::applicability::{Applicability, Status as Gate};
 use super::profile::is_placeholder;
-use super::{did_you_mean, unknown_keys};
+use super::unknown_keys;
 use crate::diag::{codes, Diagnostic};
 
 /// The value of a result's `source` when a probe recorded it (reports count probed results
@@ -12,7 +12,7 @@ use crate::diag::{codes, Diagnostic};
 pub const PROBE_SOURCE: &str = "probe";
 use crate::load::data_file::DataFile;
 use crate::model::{Catalogue, Check};
-use crate::text::suggest::suggest;
+use crate::text::suggest::did_you_mean;
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -486,11 +486,11 @@ fn result_check<'c>(cat: &'c Catalogue, e: &mut Entry) -> Option<&'c Check> {
     let check = cat.check(id);
     if check.is_none() {
         let ids: Vec<&str> = cat.checks.iter().map(|c| c.id.as_str()).collect();
-        let help = did_you_mean(id, ids.iter().copied(), codes::RESULTS_UNKNOWN_ID.help);
+        let help = did_you_mean(id, ids.iter().copied());
         let message = format!("{id} is not a check of this catalogue");
         let d = e
             .finding(&codes::RESULTS_UNKNOWN_ID, "", message)
-            .help(help);
+            .help_if(help);
         e.diags.push(d);
     }
     check
@@ -611,17 +611,15 @@ fn status_of(m: &serde_json::Map<String, Json>, e: &mut Entry) -> Result<Status,
         return Ok(s);
     }
     let names: Vec<&str> = Status::RECORDABLE.iter().map(|s| s.as_str()).collect();
-    let help = suggest(&written.replace('-', "_"), names.iter().copied())
-        .or_else(|| suggest(&written, names.iter().copied()))
-        .map(|s| format!("did you mean `{s}`?"))
-        .unwrap_or_else(|| codes::RESULTS_BAD_STATUS.help.to_string());
+    let help = did_you_mean(&written.replace('-', "_"), names.iter().copied())
+        .or_else(|| did_you_mean(&written, names.iter().copied()));
     let message = format!(
         "the status of {id} is `{written}`; expected one of {}",
         names.join(", ")
     );
     let d = e
         .finding(&codes::RESULTS_BAD_STATUS, "status", message)
-        .help(help);
+        .help_if(help);
     e.diags.push(d);
     let reason = format!("status `{written}` is not a status");
     Err((Some(written), reason))

@@ -10,7 +10,6 @@
 //! outlives the risks themselves. A waiver on a check without a decided result yet is *pending*.
 
 use super::applicability::{Applicability, Status as Gate};
-use super::did_you_mean;
 use super::results::{Results, Status};
 use crate::diag::{codes, Diagnostic};
 use crate::load::data_file::DataFile;
@@ -225,7 +224,7 @@ fn named_check(
         diags.push(
             at.at_key("check", message)
                 .id(check.to_string())
-                .help(did_you_mean(check, ids, codes::WAIVER_INVALID.help)),
+                .help_if(crate::text::suggest::did_you_mean(check, ids)),
         );
     }
     if !*broken && taken.iter().any(|w| w.check == check) {

@@ -199,7 +199,7 @@ fn catalogue_set(
                     .map(|p| p.fields.keys().map(String::as_str).collect::<Vec<_>>())
                     .unwrap_or_default();
                 let hint = crate::text::suggest::suggest(name, known.iter().copied())
-                    .map(|s| format!("; did you mean `profile.{s}`?"))
+                    .map(|s| format!("; {}", crate::text::suggest::phrase(&format!("`profile.{s}`"))))
                     .unwrap_or_default();
                 Err(vec![format!(
                     "`{src}`: the profile schema has no field `{name}`{hint}"

@@ -137,8 +137,8 @@ fn read_cases(
         };
         let before = problems.len();
         for k in m.keys().filter(|k| !CASE_KEYS.contains(&k.as_str())) {
-            let hint = crate::text::suggest::suggest(k, CASE_KEYS.iter().copied())
-                .map(|s| format!(" (did you mean `{s}`?)"))
+            let hint = crate::text::suggest::did_you_mean(k, CASE_KEYS.iter().copied())
+                .map(|s| format!(" ({s})"))
                 .unwrap_or_default();
             problems.push(bad(
                 &format!("{at}.{k}"),

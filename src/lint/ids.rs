@@ -65,11 +65,11 @@ pub fn one(cat: &Catalogue, id_re: &regex::Regex, c: &Check) -> Vec<Diagnostic> 
     }
     if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
         let declared = cat.categories.join(", ");
-        let help = match crate::text::suggest::suggest(
+        let help = match crate::text::suggest::did_you_mean(
             &c.category,
             cat.categories.iter().map(String::as_str),
         ) {
-            Some(s) => format!("did you mean `{s}`? declared: {declared}"),
+            Some(s) => format!("{s} declared: {declared}"),
             None => format!("declare it in catalogue.yaml; declared: {declared}"),
         };
         out.push(

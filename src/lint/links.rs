@@ -239,7 +239,7 @@ impl<'c> Follow<'c> {
         let help = known
             .as_ref()
             .and_then(|k| crate::text::suggest::suggest(fragment, k.iter().map(String::as_str)))
-            .map(|s| format!("did you mean `#{s}`?"))
+            .map(|s| crate::text::suggest::phrase(&format!("`#{s}`")))
             .unwrap_or_else(|| codes::LINK_FRAGMENT_MISSING.help.into());
         Some(d.help(help))
     }

@@ -8,7 +8,7 @@ use crate::diag::{codes, Code, Diagnostic};
 use crate::model::config::BaselineConfig;
 use crate::model::fields::{OPTIONAL, REQUIRED};
 use crate::model::{Adoption, Check, Criterion, Section, Source};
-use crate::text::suggest::suggest;
+use crate::text::suggest::did_you_mean;
 use crate::text::yaml_value::describe;
 use compact_str::CompactString;
 use serde_yaml::Value;
@@ -218,8 +218,7 @@ impl Reader<'_> {
         if allowed.iter().any(|a| a.as_ref() == found) {
             return Some(found);
         }
-        let help = suggest(&found, allowed.iter().map(AsRef::as_ref))
-            .map(|s| format!("did you mean `{s}`?"));
+        let help = did_you_mean(&found, allowed.iter().map(AsRef::as_ref));
         self.err(
             code,
             key,
@@ -376,15 +375,13 @@ fn unknown_keys(
         if vocab.extra_fields.iter().any(|e| e == k) {
             extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
         } else if !known.contains(&k.as_str()) {
-            let help = match suggest(k, known.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`? (or declare `{k}` under extra_fields)"),
-                None => codes::UNKNOWN_FIELD.help.to_string(),
-            };
+            let help = did_you_mean(k, known.iter().copied())
+                .map(|s| format!("{s} (or declare `{k}` under extra_fields)"));
             key_errors.push(
                 Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
                     .at(r.line(k), 1)
                     .width(k.chars().count())
-                    .help(help),
+                    .help_if(help),
             );
         }
     }

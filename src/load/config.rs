@@ -5,7 +5,7 @@
 use super::frontmatter::{top_level_key, yaml_error};
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::{Config, KeyLines, TOP_LEVEL_KEYS};
-use crate::text::suggest::suggest;
+use crate::text::suggest::did_you_mean;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -137,16 +137,12 @@ fn salvage(
     for b in blocks {
         let at = |d: Diagnostic| d.file(FILE_NAME).at(b.line, 1).width(b.key.chars().count());
         if !TOP_LEVEL_KEYS.contains(&b.key) {
-            let help = match suggest(b.key, TOP_LEVEL_KEYS.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => codes::CONFIG_UNKNOWN_KEY.help.to_string(),
-            };
             diags.push(
                 at(Diagnostic::new(
                     &codes::CONFIG_UNKNOWN_KEY,
                     format!("unknown key `{}` in catalogue.yaml; it is ignored", b.key),
                 ))
-                .help(help),
+                .help_if(did_you_mean(b.key, TOP_LEVEL_KEYS.iter().copied())),
             );
             continue;
         }

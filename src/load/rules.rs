@@ -7,7 +7,7 @@ use crate::model::config::RuleTableDecl;
 use crate::model::outline::{Row, Table};
 use crate::model::rule::Mapping;
 use crate::model::{Coverage, Document, RefKind, Reference, Rule, RuleOrigin};
-use crate::text::suggest::suggest;
+use crate::text::suggest::did_you_mean;
 use crate::text::yaml_value::describe;
 use regex::Regex;
 use serde_yaml::Value;
@@ -124,8 +124,7 @@ fn unknown_keys(fields: &Fields, errors: &mut Vec<Diagnostic>) {
     for (k, _) in &fields.map {
         let Value::String(k) = k else { continue };
         if !KEYS.contains(&k.as_str()) {
-            let help = suggest(k, KEYS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
+            let help = did_you_mean(k, KEYS.iter().copied())
                 .unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
             errors.push(
                 Diagnostic::new(
@@ -275,8 +274,7 @@ fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, 
             .iter()
             .map(|h| h.text.as_str())
             .collect();
-        let help = suggest(&decl.section, headings.iter().copied())
-            .map(|s| format!("did you mean `{s}`?"))
+        let help = did_you_mean(&decl.section, headings.iter().copied())
             .unwrap_or_else(|| "the section is named by its heading text".into());
         return Err(Diagnostic::new(
             &codes::RULE_TABLE_MISSING,

@@ -243,8 +243,7 @@ pub fn parse(value: &Value) -> Result<Vec<ProbeSpec>, Vec<Problem>> {
 
 fn kind_of(name: &str, n: usize) -> Result<Kind, Problem> {
     Kind::parse(name).ok_or_else(|| {
-        let help = crate::text::suggest::suggest(name, Kind::ALL.iter().map(|k| k.as_str()))
-            .map(|s| format!("did you mean `{s}`?"))
+        let help = crate::text::suggest::did_you_mean(name, Kind::ALL.iter().map(|k| k.as_str()))
             .unwrap_or_else(|| format!("the probe kinds are {}", kinds_list()));
         problem(format!("probe {n}: unknown probe kind `{name}`"), help)
     })
@@ -335,8 +334,7 @@ fn parse_one(item: &Value, n: usize) -> Result<ProbeSpec, Vec<Problem>> {
                         .map(|(k, _)| *k)
                         .chain(["kind", "covers"])
                         .collect();
-                    let help = crate::text::suggest::suggest(key, names.iter().copied())
-                        .map(|s| format!("did you mean `{s}`?"))
+                    let help = crate::text::suggest::did_you_mean(key, names.iter().copied())
                         .unwrap_or_else(|| {
                             format!(
                                 "`{}` takes {}",

@@ -30,13 +30,18 @@ pub fn suggest<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -
     })
 }
 
-/// The suggestion as the engine phrases it: "did you mean `x`?".
-#[cfg(any(test, feature = "internals"))]
+/// The engine's one phrasing of a suggestion, around `shown` as the finding writes it
+/// (`` `key` ``, `` `#fragment` ``, a quoted value): "did you mean `x`?".
+pub fn phrase(shown: &str) -> String {
+    format!("did you mean {shown}?")
+}
+
+/// The nearest of `candidates` to `found`, phrased: "did you mean `x`?".
 pub fn did_you_mean<'a>(
     found: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    suggest(found, candidates).map(|s| format!("did you mean `{s}`?"))
+    suggest(found, candidates).map(|s| phrase(&format!("`{s}`")))
 }
 
 #[cfg(test)]
@@ -57,5 +62,6 @@ mod tests {
             did_you_mean("categorys", keys).as_deref(),
             Some("did you mean `categories`?")
         );
+        assert_eq!(did_you_mean("xyz", keys), None);
     }
 }
