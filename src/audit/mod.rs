@@ -20,8 +20,8 @@ pub mod waivers;
 
 use crate::load::data_file::DataFile;
 use crate::model::Catalogue;
-use crate::text::suggest::did_you_mean;
-use serde_json::{Map, Value as Json};
+use crate::text::suggest::unknown_keys;
+use serde_json::Value as Json;
 
 /// Everything one audit computed.
 pub struct Run<'c> {
@@ -123,14 +123,14 @@ fn applicability_errors(
 fn waivers_file(f: &DataFile, problems: &mut Vec<crate::diag::Diagnostic>) {
     problems.extend(f.notes.iter().cloned());
     if let Json::Object(top) = &f.value {
-        for (k, help) in unknown_keys(top, &["waivers"], crate::diag::codes::WAIVER_INVALID.help) {
+        for (k, help) in unknown_keys(top.keys().map(String::as_str), &["waivers"]) {
             problems.push(
                 f.at(
                     &crate::diag::codes::WAIVER_INVALID,
                     k,
                     format!("unknown key `{k}` in the waivers file"),
                 )
-                .help(help),
+                .help_if(help),
             );
         }
     } else {
@@ -164,21 +164,4 @@ fn one_waiver_per_check(
         }
     }
     kept
-}
-
-/// The keys of `map` outside `allowed`, in key order, each with its help line.
-fn unknown_keys<'m>(
-    map: &'m Map<String, Json>,
-    allowed: &[&str],
-    otherwise: &str,
-) -> Vec<(&'m str, String)> {
-    map.keys()
-        .filter(|k| !allowed.contains(&k.as_str()))
-        .map(|k| {
-            (
-                k.as_str(),
-                did_you_mean(k, allowed.iter().copied()).unwrap_or_else(|| otherwise.to_string()),
-            )
-        })
-        .collect()
 }

@@ -8,12 +8,12 @@
 //! written for other tooling still audits.
 
 use super::profile::{self, Checked, Source};
-use super::unknown_keys;
 use super::verdict::{Policy, Verdict};
 use crate::diag::{codes, Diagnostic, SourceMap};
 use crate::load::confine::{plain_file_name, shown_path, Fence};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
+use crate::text::suggest::unknown_keys;
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -124,8 +124,8 @@ impl Portfolio {
         let bad = |path: &str, msg: String| file.at(&codes::PORTFOLIO_INVALID, path, msg);
         match &file.value {
             Json::Object(top) => {
-                for (k, hint) in unknown_keys(top, TOP_KEYS, codes::PORTFOLIO_INVALID.help) {
-                    diags.push(bad(k, format!("unknown key `{k}` in the portfolio")).help(hint));
+                for (k, hint) in unknown_keys(top.keys().map(String::as_str), TOP_KEYS) {
+                    diags.push(bad(k, format!("unknown key `{k}` in the portfolio")).help_if(hint));
                 }
                 ignore = strings(&file, "ignore", top.get("ignore"), &mut diags);
                 match top.get("servers") {
@@ -267,14 +267,14 @@ fn entry(
         return None;
     };
     // A key for other tooling costs nothing: noted, never a reason to reject the entry.
-    for (k, hint) in unknown_keys(m, SERVER_KEYS, codes::PORTFOLIO_UNKNOWN_KEY.help) {
+    for (k, hint) in unknown_keys(m.keys().map(String::as_str), SERVER_KEYS) {
         diags.push(
             file.at(
                 &codes::PORTFOLIO_UNKNOWN_KEY,
                 &format!("{here}.{k}"),
                 format!("unknown key `{k}` in server {} is not read", i + 1),
             )
-            .help(hint),
+            .help_if(hint),
         );
     }
     let name = match m.get("name") {

@@ -4,7 +4,6 @@
 
 use super::applicability::{Applicability, Status as Gate};
 use super::profile::is_placeholder;
-use super::unknown_keys;
 use crate::diag::{codes, Diagnostic};
 
 /// The value of a result's `source` when a probe recorded it (reports count probed results
@@ -12,7 +11,7 @@ use crate::diag::{codes, Diagnostic};
 pub const PROBE_SOURCE: &str = "probe";
 use crate::load::data_file::DataFile;
 use crate::model::{Catalogue, Check};
-use crate::text::suggest::did_you_mean;
+use crate::text::suggest::{did_you_mean, unknown_keys};
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -185,14 +184,14 @@ pub fn validate(
             .collect();
         return (out, diags);
     };
-    for (k, help) in unknown_keys(top, TOP_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+    for (k, help) in unknown_keys(top.keys().map(String::as_str), TOP_KEYS) {
         diags.push(
             file.at(
                 &codes::RESULTS_UNKNOWN_KEY,
                 k,
                 format!("unknown key `{k}` in the results file"),
             )
-            .help(help),
+            .help_if(help),
         );
     }
     audit_meta(cat, file, top, &mut out, &mut diags);
@@ -548,11 +547,11 @@ fn recorded(
 }
 
 fn unknown_result_keys(m: &serde_json::Map<String, Json>, e: &mut Entry) {
-    for (k, help) in unknown_keys(m, RESULT_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+    for (k, help) in unknown_keys(m.keys().map(String::as_str), RESULT_KEYS) {
         let message = format!("unknown key `{k}` in the result for {}", e.id);
         let d = e
             .finding(&codes::RESULTS_UNKNOWN_KEY, k, message)
-            .help(help);
+            .help_if(help);
         e.diags.push(d);
     }
 }

@@ -126,9 +126,9 @@ fn waiver(
         ));
         return None;
     };
-    for (k, help) in super::unknown_keys(m, WAIVER_KEYS, codes::WAIVER_INVALID.help) {
+    for (k, help) in crate::text::suggest::unknown_keys(m.keys().map(String::as_str), WAIVER_KEYS) {
         let message = format!("unknown key `{k}` in waiver {n}");
-        diags.push(at.at_key(k, message).help(help));
+        diags.push(at.at_key(k, message).help_if(help));
     }
     let mut broken = false;
     let [check, reason, approved_by, date, until] =

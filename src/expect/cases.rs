@@ -136,10 +136,9 @@ fn read_cases(
             continue;
         };
         let before = problems.len();
-        for k in m.keys().filter(|k| !CASE_KEYS.contains(&k.as_str())) {
-            let hint = crate::text::suggest::did_you_mean(k, CASE_KEYS.iter().copied())
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default();
+        for (k, hint) in crate::text::suggest::unknown_keys(m.keys().map(String::as_str), CASE_KEYS)
+        {
+            let hint = hint.map(|s| format!(" ({s})")).unwrap_or_default();
             problems.push(bad(
                 &format!("{at}.{k}"),
                 format!("unknown key `{k}`{hint}"),

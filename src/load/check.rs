@@ -8,7 +8,7 @@ use crate::diag::{codes, Code, Diagnostic};
 use crate::model::config::BaselineConfig;
 use crate::model::fields::{OPTIONAL, REQUIRED};
 use crate::model::{Adoption, Check, Criterion, Section, Source};
-use crate::text::suggest::did_you_mean;
+use crate::text::suggest::{did_you_mean, unknown_keys};
 use crate::text::yaml_value::describe;
 use compact_str::CompactString;
 use serde_yaml::Value;
@@ -262,7 +262,7 @@ fn type_fields(
         errors: Vec::new(),
     };
 
-    let extra = unknown_keys(&mut r, split, vocab);
+    let extra = frontmatter_keys(&mut r, split, vocab);
     let id = r.string("id", true);
     let title = r.string("title", true);
     let category = r.string("category", true);
@@ -349,7 +349,7 @@ fn type_fields(
 
 /// Keys first: an unknown key is the typo that silently changes nothing. Declared extra fields
 /// are kept as they are written.
-fn unknown_keys(
+fn frontmatter_keys(
     r: &mut Reader<'_>,
     split: &Split<'_>,
     vocab: &Vocab<'_>,
@@ -363,27 +363,29 @@ fn unknown_keys(
     let mut extra = BTreeMap::new();
     let mut key_errors = Vec::new();
     for (key, value) in &r.fields.map {
-        let Value::String(k) = key else {
-            let d = Diagnostic::new(
-                &codes::WRONG_TYPE,
-                format!("frontmatter keys must be strings, found {}", describe(key)),
-            )
-            .line(split.yaml_line);
-            key_errors.push(d);
-            continue;
-        };
-        if vocab.extra_fields.iter().any(|e| e == k) {
-            extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
-        } else if !known.contains(&k.as_str()) {
-            let help = did_you_mean(k, known.iter().copied())
-                .map(|s| format!("{s} (or declare `{k}` under extra_fields)"));
-            key_errors.push(
-                Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
-                    .at(r.line(k), 1)
-                    .width(k.chars().count())
-                    .help_if(help),
-            );
+        match key {
+            Value::String(k) if vocab.extra_fields.iter().any(|e| e == k) => {
+                extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
+            }
+            Value::String(_) => {}
+            _ => key_errors.push(
+                Diagnostic::new(
+                    &codes::WRONG_TYPE,
+                    format!("frontmatter keys must be strings, found {}", describe(key)),
+                )
+                .line(split.yaml_line),
+            ),
         }
+    }
+    let written = r.fields.map.keys().filter_map(Value::as_str);
+    for (k, help) in unknown_keys(written, &known) {
+        let help = help.map(|s| format!("{s} (or declare `{k}` under extra_fields)"));
+        key_errors.push(
+            Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
+                .at(r.line(k), 1)
+                .width(k.chars().count())
+                .help_if(help),
+        );
     }
     r.errors.extend(key_errors);
     extra

@@ -7,7 +7,7 @@ use crate::model::config::RuleTableDecl;
 use crate::model::outline::{Row, Table};
 use crate::model::rule::Mapping;
 use crate::model::{Coverage, Document, RefKind, Reference, Rule, RuleOrigin};
-use crate::text::suggest::did_you_mean;
+use crate::text::suggest::{did_you_mean, unknown_keys};
 use crate::text::yaml_value::describe;
 use regex::Regex;
 use serde_yaml::Value;
@@ -28,7 +28,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
     let fields = frontmatter::parse_fields(&split).map_err(with_file)?;
     let mut errors = Vec::new();
     let line_of = |k: &str| fields.lines.get(k).copied().unwrap_or(1);
-    unknown_keys(&fields, &mut errors);
+    report_unknown_keys(&fields, &mut errors);
     let string = |k: &str, errors: &mut Vec<Diagnostic>| match fields.map.get(k) {
         None => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
@@ -119,22 +119,18 @@ fn key_line(fields: &Fields, k: &str) -> usize {
 }
 
 /// Keys a rule file does not have.
-fn unknown_keys(fields: &Fields, errors: &mut Vec<Diagnostic>) {
-    let line_of = |k: &str| key_line(fields, k);
-    for (k, _) in &fields.map {
-        let Value::String(k) = k else { continue };
-        if !KEYS.contains(&k.as_str()) {
-            let help = did_you_mean(k, KEYS.iter().copied())
-                .unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
-            errors.push(
-                Diagnostic::new(
-                    &codes::UNKNOWN_FIELD,
-                    format!("unknown field `{k}` in a rule file"),
-                )
-                .at(line_of(k), 1)
-                .help(help),
-            );
-        }
+fn report_unknown_keys(fields: &Fields, errors: &mut Vec<Diagnostic>) {
+    let written = fields.map.keys().filter_map(Value::as_str);
+    for (k, help) in unknown_keys(written, KEYS) {
+        let help = help.unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
+        errors.push(
+            Diagnostic::new(
+                &codes::UNKNOWN_FIELD,
+                format!("unknown field `{k}` in a rule file"),
+            )
+            .at(key_line(fields, k), 1)
+            .help(help),
+        );
     }
 }
 

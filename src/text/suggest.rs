@@ -44,6 +44,18 @@ pub fn did_you_mean<'a>(
     suggest(found, candidates).map(|s| phrase(&format!("`{s}`")))
 }
 
+/// The keys outside `allowed`, in the order given, each with its "did you mean" when one of
+/// `allowed` is close.
+pub fn unknown_keys<'k>(
+    keys: impl IntoIterator<Item = &'k str>,
+    allowed: &[&str],
+) -> Vec<(&'k str, Option<String>)> {
+    keys.into_iter()
+        .filter(|k| !allowed.contains(k))
+        .map(|k| (k, did_you_mean(k, allowed.iter().copied())))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +75,19 @@ mod tests {
             Some("did you mean `categories`?")
         );
         assert_eq!(did_you_mean("xyz", keys), None);
+    }
+
+    #[test]
+    fn unknown_keys_keep_their_order_and_carry_the_nearest_allowed_key() {
+        let allowed = ["status", "evidence", "notes"];
+        let found = unknown_keys(["statsu", "notes", "owner"], &allowed);
+        assert_eq!(
+            found,
+            vec![
+                ("statsu", Some("did you mean `status`?".to_string())),
+                ("owner", None)
+            ]
+        );
+        assert!(unknown_keys(["status"], &allowed).is_empty());
     }
 }
