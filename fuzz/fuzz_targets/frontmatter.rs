@@ -5,7 +5,7 @@
 
 use auditbook::graph::Graph;
 use auditbook::load::markdown::IdRules;
-use auditbook::load::{check, config, id_regex, manifest, text};
+use auditbook::load::{check, config, manifest, text};
 use auditbook::model::{Catalogue, Mode};
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
@@ -15,7 +15,7 @@ const CONFIG: &str = include_str!("../../tests/fixtures/clean/catalogue.yaml");
 
 fuzz_target!(|data: &[u8]| {
     let (cfg, _) = config::parse(CONFIG);
-    let id_re = id_regex(&cfg);
+    let id_re = cfg.id_regex();
     let Ok(t) = text::decode("checks/FID-009.md", data.to_vec()) else {
         return;
     };

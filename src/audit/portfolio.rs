@@ -9,8 +9,8 @@
 
 use super::profile::{self, Checked, Source};
 use super::verdict::{Policy, Verdict};
+use crate::confine::{plain_file_name, shown_path, Fence};
 use crate::diag::{codes, Diagnostic, SourceMap};
-use crate::load::confine::{plain_file_name, shown_path, Fence};
 use crate::load::data_file::{self, DataError, DataFile};
 use crate::model::Catalogue;
 use crate::text::suggest::unknown_keys;

@@ -11,7 +11,7 @@ use super::numbers;
 use super::query::{self, Answer, Kind, Query, Scope, Set};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::markdown;
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::ClaimDecl;
 use crate::model::{Catalogue, Document};
 use regex::Regex;
@@ -56,7 +56,7 @@ pub(super) fn config_error(
     msg: String,
 ) -> Diagnostic {
     Diagnostic::new(code, format!("claim `{}`: {msg}", claim.name))
-        .file(crate::load::config::FILE_NAME)
+        .file(crate::model::config::FILE_NAME)
         .line(crate::graph::config_line(
             cat,
             &format!("name: {}", claim.name),

@@ -4,7 +4,7 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::graph::{Graph, Node};
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::{Catalogue, RefKind};
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};

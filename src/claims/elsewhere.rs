@@ -6,7 +6,8 @@
 use crate::diag::{codes, Diagnostic, Level};
 use crate::load::claims_file::{self, Elsewhere, SourceKind};
 use crate::load::link_dest::{self, Dest};
-use crate::load::{anchors, confine, frontmatter, text};
+use crate::confine;
+use crate::load::{anchors, frontmatter, text};
 use crate::model::Catalogue;
 use std::collections::BTreeSet;
 

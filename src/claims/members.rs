@@ -8,7 +8,7 @@
 use super::query::{self, Scope, Set};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{ExprKind, Operand};
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::{ClaimDecl, MembersDecl};
 use crate::model::{Catalogue, Document};
 use regex::Regex;

@@ -9,7 +9,7 @@ use super::numbers;
 use super::query::Bound;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::audit_report::Facts;
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::ClaimDecl;
 use crate::model::Catalogue;
 use regex::Regex;

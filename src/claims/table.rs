@@ -9,7 +9,7 @@
 use super::query::{self, Kind, Query, Scope};
 use super::{numbers, tally};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::{ClaimDecl, TableClaimDecl};
 use crate::model::outline::{Row, Table};
 use crate::model::{Catalogue, Document};

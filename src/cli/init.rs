@@ -4,7 +4,7 @@
 use super::args::{Cli, InitArgs};
 use super::common::{self, Failure};
 use crate::init::{infer, starter};
-use crate::load::config::FILE_NAME;
+use crate::model::config::FILE_NAME;
 use crate::write::Change;
 
 pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
@@ -131,7 +131,7 @@ fn documents(root: &std::path::Path, cat: &crate::model::Catalogue) -> Vec<(Stri
     let Ok(entries) = std::fs::read_dir(root) else {
         return Vec::new();
     };
-    let fence = crate::load::confine::Fence::new(root);
+    let fence = crate::confine::Fence::new(root);
     let mut out: Vec<(String, String)> = entries
         .flatten()
         .filter(|e| fence.contains(&e.path()))

@@ -110,7 +110,7 @@ fn usage(e: &clap::Error) -> u8 {
 
 /// Run one command; `Err` means the engine could not do its job (exit 2).
 pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
-    crate::load::confine::allow(&cli.allow_path);
+    crate::confine::allow(&cli.allow_path);
     match &cli.command {
         Command::Lint(a) if a.fixing.wanted() => {
             fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing, a.format)

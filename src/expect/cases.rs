@@ -57,7 +57,7 @@ const VERDICTS: &[&str] = &["production-ready", "not-production-ready", "incompl
 /// root-relative paths. A folder without any is no error: most catalogues declare none.
 pub fn files(cat: &Catalogue) -> Vec<String> {
     let dir = cat.root.join(super::DIR);
-    let fence = crate::load::confine::Fence::new(&cat.root);
+    let fence = crate::confine::Fence::new(&cat.root);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
@@ -80,7 +80,7 @@ pub fn discover(cat: &Catalogue) -> (Vec<Case>, Vec<Diagnostic>) {
     let mut cases = Vec::new();
     let mut problems = Vec::new();
     if !cat.config.tests.is_empty() {
-        let rel = crate::load::config::FILE_NAME;
+        let rel = crate::model::config::FILE_NAME;
         // Read again as data, for the line of each entry; the loader already reported the
         // file's own problems.
         if let Ok(f) = data_file::read(&cat.root.join(rel), rel, &codes::TEST_INVALID) {

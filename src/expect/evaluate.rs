@@ -4,9 +4,9 @@
 use super::cases::{Case, Kind, Score};
 use crate::audit::applicability::{self, Status};
 use crate::audit::{profile, score, verdict};
+use crate::confine::Fence;
 use crate::diag::{codes, Diagnostic};
 use crate::graph::Graph;
-use crate::load::confine::Fence;
 use crate::load::data_file::{self, DataError};
 use crate::model::Catalogue;
 use crate::render::templates::Templates;

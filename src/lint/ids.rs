@@ -2,14 +2,12 @@
 //! categories, and ids used twice.
 
 use crate::diag::{codes, Diagnostic};
-#[cfg(any(test, feature = "internals"))]
-use crate::load::id_regex;
 use crate::model::{Catalogue, Check, Mode};
 use std::path::Path;
 
 #[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
-    let id_re = id_regex(&cat.config);
+    let id_re = cat.config.id_regex();
     let mut out: Vec<Diagnostic> = cat
         .checks
         .iter()

@@ -12,7 +12,7 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     if cat.mode == Mode::Compatibility {
         return out;
     }
-    let cfg = crate::load::config::FILE_NAME;
+    let cfg = crate::model::config::FILE_NAME;
     let mut seen = BTreeSet::new();
     let lines = crate::graph::retired_lines(cat);
     for r in &cat.config.retired {
@@ -145,7 +145,7 @@ fn gaps(cat: &Catalogue) -> Vec<Diagnostic> {
                         &codes::NUMBERING_GAP,
                         format!("{id} is neither a check nor retired"),
                     )
-                    .file(crate::load::config::FILE_NAME)
+                    .file(crate::model::config::FILE_NAME)
                     .line(config_line(cat, &format!("prefix: {prefix}")))
                     .id(id),
                 );

@@ -135,11 +135,11 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
         match crate::select::compile(cat, src, "require_coverage") {
             Ok(expr) => match crate::select::select(cat, &expr) {
                 Ok(checks) => required.extend(checks.into_iter().map(|c| c.id.as_str())),
-                Err(d) => out.push(d.file(crate::load::config::FILE_NAME).line(line)),
+                Err(d) => out.push(d.file(crate::model::config::FILE_NAME).line(line)),
             },
             Err(ds) => out.extend(ds.into_iter().map(|d| {
                 crate::select::under(d, &codes::COVERAGE_EXPRESSION)
-                    .file(crate::load::config::FILE_NAME)
+                    .file(crate::model::config::FILE_NAME)
                     .line(line)
             })),
         }
@@ -153,7 +153,7 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                         &codes::COVERAGE_EXPRESSION,
                         format!("rules.tables `{}`: require_coverage `{src}` does not parse or type against check fields", t.set_name()),
                     )
-                    .file(crate::load::config::FILE_NAME)
+                    .file(crate::model::config::FILE_NAME)
                     .line(crate::graph::config_line(cat, src)),
                 );
                 continue;

@@ -48,7 +48,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 }
             };
             out.push(
-                d.file(crate::load::config::FILE_NAME)
+                d.file(crate::model::config::FILE_NAME)
                     .line(line)
                     .id(id.clone()),
             );

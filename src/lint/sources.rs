@@ -12,7 +12,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let Some(rs) = &cat.config.require_sources else {
         return Vec::new();
     };
-    let config_file = crate::load::config::FILE_NAME;
+    let config_file = crate::model::config::FILE_NAME;
     // The `where:` line, so the finding sits on the expression it is about (found only for
     // a finding: positions are parsed on first use).
     let line = || {

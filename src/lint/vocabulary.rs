@@ -96,7 +96,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     listed.join(", ")
                 ),
             )
-            .file(crate::load::config::FILE_NAME)
+            .file(crate::model::config::FILE_NAME)
             .at(line, 1),
         );
     }

@@ -4,13 +4,11 @@
 
 use super::frontmatter::{top_level_key, yaml_error};
 use crate::diag::{codes, Diagnostic};
-use crate::model::config::{Config, KeyLines, TOP_LEVEL_KEYS};
+use crate::model::config::{Config, KeyLines, FILE_NAME, TOP_LEVEL_KEYS};
 use crate::text::suggest::did_you_mean;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-pub const FILE_NAME: &str = "catalogue.yaml";
 
 /// Parse the configuration. A defect costs only the key it is in: an unknown key, or a key
 /// whose value has the wrong shape, is reported (with a "did you mean" or the line) and left
@@ -302,7 +300,7 @@ fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
 fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     if let Some(p) = &config.id_pattern {
-        if let Err(e) = super::compiled(p) {
+        if let Err(e) = crate::text::patterns::compiled(p) {
             diags.push(bad_value(
                 text,
                 "id_pattern",
@@ -420,7 +418,7 @@ fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
     };
     let mut diags = Vec::new();
     if let Some(p) = &rs.house_practice {
-        if let Err(e) = super::compiled(p) {
+        if let Err(e) = crate::text::patterns::compiled(p) {
             diags.push(
                 bad_value(
                     text,

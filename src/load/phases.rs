@@ -4,9 +4,9 @@
 
 use super::markdown::IdRules;
 use super::{
-    check, config, confine, doc_globs, docs, examples, link_dest, manifest, rules, text, Documents,
-    Options,
+    check, config, doc_globs, docs, examples, link_dest, manifest, rules, text, Documents, Options,
 };
+use crate::confine;
 use crate::diag::{codes, Diagnostic};
 use crate::model::catalogue::BrokenCheck;
 use crate::model::config::BaselineConfig;
@@ -37,12 +37,12 @@ pub(super) struct Derived {
 impl Derived {
     pub fn of(config: &Config) -> Derived {
         Derived {
-            id_re: super::id_regex(config),
+            id_re: config.id_regex(),
             severities: config.severities(),
             baselines: config.baselines(),
             house_practice: config
                 .house_practice_pattern()
-                .and_then(|p| super::compiled(p).ok()),
+                .and_then(|p| crate::text::patterns::compiled(p).ok()),
             dir_name: Path::new(config.checks_dir())
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -106,16 +106,23 @@ pub(super) fn read_config(
     diags: &mut Vec<Diagnostic>,
     sources: &mut Sources,
 ) -> (Mode, Config) {
-    let config_path = root.join(config::FILE_NAME);
+    let config_path = root.join(crate::model::config::FILE_NAME);
     if !config_path.exists() {
         return (Mode::Compatibility, Config::default());
     }
     match text::read_over(root, &config_path, overlay) {
         Ok(t) => {
-            diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
+            diags.extend(
+                t.notes
+                    .into_iter()
+                    .map(|d| d.file(crate::model::config::FILE_NAME)),
+            );
             let (c, d) = config::parse(&t.text);
             diags.extend(d);
-            sources.insert(config::FILE_NAME.to_string(), Arc::from(t.text));
+            sources.insert(
+                crate::model::config::FILE_NAME.to_string(),
+                Arc::from(t.text),
+            );
             (Mode::Declared, c)
         }
         Err(d) => {
@@ -142,7 +149,7 @@ pub(super) fn confine_dirs(root: &Path, config: &mut Config, diags: &mut Vec<Dia
                 e.reason("the catalogue root")
             ),
         )
-        .file(config::FILE_NAME)
+        .file(crate::model::config::FILE_NAME)
         .at(line, 1)
         .help("name a folder inside the catalogue root")
     };
@@ -320,7 +327,7 @@ pub(super) fn read_documents(
     let rule_docs = docs::rule_tables(config);
     // A path refused or unreadable is a defect of the line that declares it.
     let locate = |mut d: Diagnostic, path: &str| {
-        if d.file.as_deref() == Some(config::FILE_NAME) {
+        if d.file.as_deref() == Some(crate::model::config::FILE_NAME) {
             if let Some(line) = docs::declared_line(config, &config.positions, path) {
                 d = d.at(line, 1);
             }

@@ -2,52 +2,12 @@
 //! with a BOM stripped and CRLF folded to LF (each reported, never fatal).
 
 use crate::diag::{codes, Diagnostic};
+use crate::text::line_index::LineIndex;
 use std::path::{Path, PathBuf};
 
 /// Larger files are refused: nothing in a catalogue is legitimately this big, and reading it
 /// whole would make memory use depend on hostile input.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
-
-/// Offsets of line starts, to turn byte offsets into 1-based line and character column.
-#[derive(Clone, Debug)]
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        LineIndex { starts }
-    }
-
-    /// The text of 1-based line `line`, without its line break.
-    pub fn line<'t>(&self, text: &'t str, line: usize) -> Option<&'t str> {
-        let start = *self.starts.get(line.checked_sub(1)?)?;
-        let end = self
-            .starts
-            .get(line)
-            .map(|s| s.saturating_sub(1))
-            .unwrap_or(text.len());
-        text.get(start..end.max(start))
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-    }
-
-    /// 1-based (line, column); the column counts characters, not bytes.
-    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
-        let offset = offset.min(text.len());
-        let line = match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
-        let start = self.starts.get(line).copied().unwrap_or(0);
-        let column = text
-            .get(start..offset)
-            .map(|s| s.chars().count())
-            .unwrap_or(0);
-        (line + 1, column + 1)
-    }
-}
 
 /// Root-relative display path with `/` separators.
 pub fn display_path(root: &Path, path: &Path) -> String {
@@ -62,7 +22,7 @@ pub fn display_path(root: &Path, path: &Path) -> String {
 /// catalogue root that holds `.git`, else the catalogue root itself. Declared documents and
 /// followed links may reach above the catalogue root (`../README.md`), never above this.
 pub fn repository_root(root: &Path) -> PathBuf {
-    super::confine::Fence::repository_of(root)
+    crate::confine::Fence::repository_of(root)
         .base()
         .to_path_buf()
 }

@@ -71,7 +71,7 @@ pub fn rename(
         ));
     };
     let new_id = new_id.trim();
-    if !crate::load::id_regex(&cat.config).is_match(new_id) {
+    if !cat.config.id_regex().is_match(new_id) {
         return Err(format!(
             "`{new_id}` does not match the catalogue's id pattern `{}`",
             cat.config.id_pattern()

@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The file that declares a catalogue, at its root.
+pub const FILE_NAME: &str = "catalogue.yaml";
+
 pub const DEFAULT_ID_PATTERN: &str = r"^[A-Z]{2,6}-\d{3}$";
 pub const DEFAULT_CHECKS_DIR: &str = "checks";
 
@@ -499,6 +502,15 @@ impl Config {
 
     pub fn id_pattern(&self) -> &str {
         self.id_pattern.as_deref().unwrap_or(DEFAULT_ID_PATTERN)
+    }
+
+    /// The id pattern, compiled; an invalid one (reported when `catalogue.yaml` is read) falls
+    /// back to the default.
+    pub fn id_regex(&self) -> regex::Regex {
+        use crate::text::patterns::compiled;
+        compiled(self.id_pattern())
+            .or_else(|_| compiled(DEFAULT_ID_PATTERN))
+            .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
     }
 
     pub fn severities(&self) -> Vec<String> {

@@ -77,7 +77,7 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
     }
     for (i, a) in entries.iter().enumerate() {
         let at = |d: Diagnostic| {
-            d.file(crate::load::config::FILE_NAME).at(
+            d.file(crate::model::config::FILE_NAME).at(
                 cat.config
                     .positions
                     .line_of(&format!("lint.allow[{i}]"))

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 /// layer may not use each other.
 const LAYERS: &[(&str, &[&str])] = &[
     (
-        "leaves: text helpers, the diagnostic type, when to work in parallel",
-        &["text", "diag", "par"],
+        "leaves: text helpers, the diagnostic type, when to work in parallel, the path fence",
+        &["text", "diag", "par", "confine"],
     ),
     ("the applies_when language", &["dsl"]),
     ("the model and the facts of the format", &["model"]),

@@ -1,5 +1,5 @@
 //! The invariants ARCHITECTURE.md states about where I/O happens, held by reading the sources:
-//! only `cli::output` prints, only `write` writes files, only `load::confine` turns a path read
+//! only `cli::output` prints, only `write` writes files, only `confine` turns a path read
 //! from a file into one to open. (Unit-test modules at the end of a file are not scanned.)
 
 use std::path::{Path, PathBuf};
