@@ -8,8 +8,6 @@ use auditbook::load::markdown::IdRules;
 use auditbook::load::{check, config, manifest, text};
 use auditbook::model::{Catalogue, Mode};
 use libfuzzer_sys::fuzz_target;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 const CONFIG: &str = include_str!("../../tests/fixtures/clean/catalogue.yaml");
 
@@ -43,20 +41,10 @@ fuzz_target!(|data: &[u8]| {
         outlines: None,
     };
     check::attach_body(&mut c, &ids, &check::SourceRules::default());
-    let mut cat = Catalogue {
-        root: PathBuf::from("."),
-        mode: Mode::Declared,
-        config: cfg,
-        categories,
-        checks: vec![c],
-        broken: Vec::new(),
-        manifest: None,
-        rules: Vec::new(),
-        documents: Vec::new(),
-        sources: BTreeMap::new(),
-        by_id: Vec::new(),
-    };
-    cat.index();
+    let mut cat = Catalogue::empty(".", Mode::Declared);
+    cat.config = cfg;
+    cat.categories = categories;
+    cat.set_checks(vec![c]);
     let graph = Graph::build(&cat);
     let _ = auditbook::lint::run(&cat, &graph);
 });

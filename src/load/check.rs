@@ -5,6 +5,7 @@
 use super::frontmatter::{self, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Code, Diagnostic};
+use crate::model::check::Frontmatter;
 use crate::model::config::BaselineConfig;
 use crate::model::fields::{OPTIONAL, REQUIRED};
 use crate::model::{Adoption, Check, Criterion, Section, Source};
@@ -305,38 +306,31 @@ fn type_fields(
             Some(adoption),
             Some(spec_baseline),
             Some(evidence_required),
-        ) => Ok(Check {
-            id: id.into(),
-            title,
-            category: category.into(),
-            severity: severity.into(),
-            applies_when: applies_when.into(),
-            spec_baseline: spec_baseline.into(),
-            adoption,
-            evidence_required,
-            rare: crate::model::check::Rare {
-                pdf_ref,
-                spec_ref,
-                extra,
-                defaulted,
-                spec_baseline_alias: alias,
-                probes,
-                spec_baseline_unquoted_date: unquoted_date,
-            }
-            .boxed(),
-            file: CompactString::default(),
-            body_line: split.body_line,
-            sections: Box::default(),
-            pass_criteria: Box::default(),
-            references: Box::default(),
-            sources: Box::default(),
-            house_practice_line: 0,
-            links: Box::default(),
-            field_lines: crate::model::FieldLines::default(),
-            applies_when_column: 1,
-            source: crate::model::CheckText::Held(std::sync::Arc::from("")),
-            body_start: 0,
-        }),
+        ) => {
+            let head = Frontmatter {
+                id: id.into(),
+                title,
+                category: category.into(),
+                severity: severity.into(),
+                applies_when: applies_when.into(),
+                spec_baseline: spec_baseline.into(),
+                adoption,
+                evidence_required,
+                rare: crate::model::check::Rare {
+                    pdf_ref,
+                    spec_ref,
+                    extra,
+                    defaulted,
+                    spec_baseline_alias: alias,
+                    probes,
+                    spec_baseline_unquoted_date: unquoted_date,
+                },
+            };
+            let text = crate::model::CheckText::Held(std::sync::Arc::from(""));
+            let mut c = Check::new(head, CompactString::default(), text);
+            c.body_line = split.body_line;
+            Ok(c)
+        }
         // Every `None` above pushed an error, so this arm is unreachable in practice; it still
         // answers with a diagnostic rather than a panic.
         _ => Err(vec![Diagnostic::new(

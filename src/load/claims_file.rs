@@ -166,20 +166,14 @@ pub fn load(
         }
     }
     diags.extend(document_diagnostics.iter().cloned());
-    let mut catalogue = Catalogue {
-        root: dir.clone(),
-        mode: Mode::Declared,
-        config,
-        categories: base.categories,
-        checks: base.checks,
-        broken: base.broken,
-        manifest: None,
-        rules: base.rules,
-        documents,
-        sources,
-        by_id: Vec::new(),
-    };
-    catalogue.index();
+    let mut catalogue = Catalogue::empty(dir.clone(), Mode::Declared);
+    catalogue.config = config;
+    catalogue.categories = base.categories;
+    catalogue.broken = base.broken;
+    catalogue.rules = base.rules;
+    catalogue.documents = documents;
+    catalogue.sources = sources;
+    catalogue.set_checks(base.checks);
     let rename = |d: Diagnostic| in_claims_file(d, &file);
     Ok(Elsewhere {
         loaded: Loaded {
@@ -211,19 +205,7 @@ pub fn in_claims_file(mut d: Diagnostic, file: &str) -> Diagnostic {
 }
 
 fn empty(root: &Path) -> Catalogue {
-    Catalogue {
-        root: root.to_path_buf(),
-        mode: Mode::Declared,
-        config: Config::default(),
-        categories: Vec::new(),
-        checks: Vec::new(),
-        broken: Vec::new(),
-        manifest: None,
-        rules: Vec::new(),
-        documents: Vec::new(),
-        sources: Default::default(),
-        by_id: Vec::new(),
-    }
+    Catalogue::empty(root, Mode::Declared)
 }
 
 /// A snapshot file as `auditbook snapshot` writes it.

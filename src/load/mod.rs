@@ -249,20 +249,15 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
         &mut sources,
     );
 
-    let mut catalogue = Catalogue {
-        root: root.to_path_buf(),
-        mode,
-        config,
-        categories,
-        checks,
-        broken: read.broken,
-        manifest,
-        rules,
-        documents,
-        sources,
-        by_id: Vec::new(),
-    };
-    catalogue.index();
+    let mut catalogue = Catalogue::empty(root, mode);
+    catalogue.config = config;
+    catalogue.categories = categories;
+    catalogue.broken = read.broken;
+    catalogue.manifest = manifest;
+    catalogue.rules = rules;
+    catalogue.documents = documents;
+    catalogue.sources = sources;
+    catalogue.set_checks(checks);
     Ok(Loaded {
         catalogue,
         diagnostics: diags,

@@ -171,6 +171,20 @@ pub struct Check {
     pub body_start: usize,
 }
 
+/// What a check's frontmatter says, typed: all `Check::new` needs before the body is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frontmatter {
+    pub id: CompactString,
+    pub title: String,
+    pub category: CompactString,
+    pub severity: CompactString,
+    pub applies_when: CompactString,
+    pub spec_baseline: CompactString,
+    pub adoption: Adoption,
+    pub evidence_required: u32,
+    pub rare: Rare,
+}
+
 /// Fields most checks leave out, boxed so that those checks pay one pointer for all of them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Rare {
@@ -220,6 +234,35 @@ impl FieldLines {
 }
 
 impl Check {
+    /// A check of `file` with this frontmatter and no body read yet: no sections, criteria,
+    /// references, sources or links, positions at their defaults, and what few checks have
+    /// boxed only when there is some.
+    pub fn new(f: Frontmatter, file: CompactString, source: super::CheckText) -> Check {
+        Check {
+            id: f.id,
+            title: f.title,
+            category: f.category,
+            severity: f.severity,
+            applies_when: f.applies_when,
+            spec_baseline: f.spec_baseline,
+            adoption: f.adoption,
+            evidence_required: f.evidence_required,
+            rare: f.rare.boxed(),
+            file,
+            body_line: 1,
+            sections: Box::default(),
+            pass_criteria: Box::default(),
+            references: Box::default(),
+            sources: Box::default(),
+            house_practice_line: 0,
+            links: Box::default(),
+            field_lines: FieldLines::default(),
+            applies_when_column: 1,
+            source,
+            body_start: 0,
+        }
+    }
+
     /// Line of one of the format's frontmatter fields (its first occurrence), falling back to
     /// the frontmatter's first line.
     pub fn field_line(&self, field: &str) -> usize {
