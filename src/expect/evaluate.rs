@@ -31,7 +31,12 @@ impl Outcome {
     }
 }
 
-pub fn evaluate(cat: &Catalogue, templates: &Templates, cases: &[Case]) -> Vec<Outcome> {
+pub fn evaluate(
+    cat: &Catalogue,
+    graph: &Graph,
+    templates: &Templates,
+    cases: &[Case],
+) -> Vec<Outcome> {
     let mut claim_findings: Option<Vec<Diagnostic>> = None;
     cases
         .iter()
@@ -47,9 +52,8 @@ pub fn evaluate(cat: &Catalogue, templates: &Templates, cases: &[Case]) -> Vec<O
             match &case.kind {
                 Kind::Profile { .. } => profile_case(cat, case, &mut o),
                 Kind::Document { document, claims } => {
-                    let found = claim_findings.get_or_insert_with(|| {
-                        crate::claims::verify(cat, &Graph::build(cat), templates)
-                    });
+                    let found = claim_findings
+                        .get_or_insert_with(|| crate::claims::verify(cat, graph, templates));
                     for c in claims {
                         o.expected.push(format!("claim {c}: passes"));
                         let head = format!("claim `{c}`");

@@ -326,16 +326,13 @@ impl World {
         found.extend(loaded.heads.values().flatten().cloned());
         found.extend(loaded.bodies.iter().cloned());
         found.extend(loaded.verified.iter().cloned());
-        crate::diag::normalise(&mut found);
         let coverage = if self.templates.is_some() {
             crate::session::ledger::Coverage::Complete
         } else {
             crate::session::ledger::Coverage::Partial
         };
         let today = crate::model::date::today();
-        let mut shown =
-            crate::session::ledger::apply(&loaded.catalogue, found, &today, coverage).shown;
-        crate::diag::normalise(&mut shown);
+        let shown = crate::session::settle(&loaded.catalogue, found, &today, coverage).shown;
         let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
         for d in shown {
             let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());

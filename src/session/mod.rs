@@ -180,17 +180,29 @@ impl Session {
             let templates = crate::render::templates::Templates::new(self.templates.as_deref())?;
             found.extend(crate::claims::verify(cat, self.graph(), &templates));
         }
-        diag::normalise(&mut found);
         let coverage = if stages.lint && stages.verify {
             ledger::Coverage::Complete
         } else {
             ledger::Coverage::Partial
         };
-        let mut applied = ledger::apply(cat, found, &self.today, coverage);
-        diag::normalise(&mut applied.shown);
-        Ok(Findings {
-            shown: applied.shown,
-            suppressed: applied.suppressed,
-        })
+        Ok(settle(cat, found, &self.today, coverage))
+    }
+}
+
+/// The tail of every run, the language server's included: what the stages found normalised,
+/// the ledger applied on `today` (an entry is stale only under `Coverage::Complete`), what is
+/// shown normalised again.
+pub fn settle(
+    cat: &Catalogue,
+    mut found: Vec<Diagnostic>,
+    today: &str,
+    coverage: ledger::Coverage,
+) -> Findings {
+    diag::normalise(&mut found);
+    let mut applied = ledger::apply(cat, found, today, coverage);
+    diag::normalise(&mut applied.shown);
+    Findings {
+        shown: applied.shown,
+        suppressed: applied.suppressed,
     }
 }
