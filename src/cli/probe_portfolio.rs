@@ -10,9 +10,9 @@ use super::common::{self, Failure};
 use super::formats::TextFormat;
 use super::inputs;
 use super::probe::{read_existing, ProbeArgs};
-use crate::audit::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
 use crate::confine::{plain_file_name, shown_path};
 use crate::diag::{codes, Diagnostic, SourceMap};
+use crate::load::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
 use crate::probe::observe::{Observation, Reach, Target};
 use crate::probe::summary::Summary;
 use crate::probe::{self, record};
@@ -221,7 +221,8 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
         Ok(t) => t,
         Err(why) => return skipped(s, why),
     };
-    let checked = match sh.portfolio.profile_of(sh.cat, s) {
+    let profile = sh.portfolio.read_profile(s);
+    let checked = match crate::audit::portfolio::profile_of(sh.cat, sh.portfolio, s, profile) {
         Ok(c) => c,
         Err(crate::load::data_file::DataError::Unreadable(m)) => return skipped(s, m),
         Err(crate::load::data_file::DataError::Invalid {

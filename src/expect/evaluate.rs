@@ -97,7 +97,9 @@ fn profile_case(cat: &Catalogue, case: &Case, o: &mut Outcome) {
         return;
     };
     let checked = match path(cat, profile_path).and_then(|p| {
-        profile::load(cat, &p, profile_path, None).map_err(|e| unusable(profile_path, e))
+        data_file::read(&p, profile_path, &codes::PROFILE_INVALID)
+            .and_then(|f| profile::of_file(cat, f))
+            .map_err(|e| unusable(profile_path, e))
     }) {
         Ok(c) => c,
         Err(m) => {

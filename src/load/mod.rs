@@ -16,6 +16,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod outline_cache;
 mod phases;
+pub mod portfolio;
 pub mod rules;
 pub mod sections;
 pub mod snapshot_model;
