@@ -353,7 +353,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), Failure> {
     let fail = |e| Failure::io(format!("cannot write `{}`", path.display()))(e);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.exists() {
-            std::fs::create_dir_all(dir).map_err(fail)?;
+            crate::write::dir(dir).map_err(fail)?;
         }
     }
     crate::write::file(path, text).map_err(fail)

@@ -64,7 +64,7 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
     }
     for (p, _) in &files {
         if let Some(dir) = root.join(p).parent() {
-            std::fs::create_dir_all(dir)
+            crate::write::dir(dir)
                 .map_err(Failure::io(format!("cannot create `{}`", dir.display())))?;
         }
     }

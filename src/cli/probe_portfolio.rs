@@ -107,8 +107,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let dir = pa.results_dir.clone();
     let dir_shown = inputs::shown(&dir);
     if !dir.exists() {
-        std::fs::create_dir_all(&dir)
-            .map_err(Failure::io(format!("cannot create `{dir_shown}`")))?;
+        crate::write::dir(&dir).map_err(Failure::io(format!("cannot create `{dir_shown}`")))?;
     } else if !dir.is_dir() {
         return Err(Failure::Message(format!(
             "--results-dir `{dir_shown}` is not a directory"

@@ -11,7 +11,6 @@ use crate::diag::{codes, Diagnostic};
 use crate::model::catalogue::BrokenCheck;
 use crate::model::config::BaselineConfig;
 use crate::model::{Check, Config, Document, Mode, Rule};
-use rayon::prelude::*;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -226,11 +225,7 @@ pub(super) fn read_checks(
         let path = checks_dir.join(name);
         load_check_file(root, &path, id_re, vocab, body_rules, options)
     };
-    let (typed, rest): (Vec<Option<Check>>, Vec<FileRest>) = if crate::par::worth(files.len()) {
-        files.par_iter().map(one).unzip()
-    } else {
-        files.iter().map(one).unzip()
-    };
+    let (typed, rest): (Vec<Option<Check>>, Vec<FileRest>) = crate::par::map_unzip(&files, one);
     // `filter_map` over the vector's own iterator collects in place (an `Option<Check>` is
     // the size of a `Check`), so the checks are never held twice.
     #[allow(clippy::filter_map_identity)]
