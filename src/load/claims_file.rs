@@ -158,9 +158,11 @@ pub fn load(
         }
     }
     let mut table_rules = Vec::new();
-    for decl in config.rules.iter().flat_map(|r| &r.tables) {
+    for (i, decl) in config.rules.iter().flat_map(|r| &r.tables).enumerate() {
         if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
-            let (r, d) = rules::from_table(doc, decl);
+            let key = format!("rules.tables[{i}].section");
+            let at = positions.line_of(&key).unwrap_or(1);
+            let (r, d) = rules::from_table(doc, decl, at);
             table_rules.extend(r);
             diags.extend(d);
         }

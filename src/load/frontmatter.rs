@@ -270,7 +270,10 @@ pub fn yaml_error(e: &serde_yaml::Error, first_line: usize) -> Diagnostic {
     } else {
         &codes::YAML_INVALID
     };
-    let d = Diagnostic::new(code, format!("invalid YAML: {e}"));
+    let d = Diagnostic::new(
+        code,
+        format!("invalid YAML: {}", from_line(&e.to_string(), first_line)),
+    );
     match e.location() {
         Some(loc) => d.at(
             first_line + loc.line().saturating_sub(1),
@@ -278,6 +281,25 @@ pub fn yaml_error(e: &serde_yaml::Error, first_line: usize) -> Diagnostic {
         ),
         None => d.line(first_line),
     }
+}
+
+/// serde_yaml's message with the places it names (`at line 2 column 14`) counted in the file,
+/// as the finding's own line is: line 2 of YAML that starts on line 2 of its file is line 3.
+fn from_line(message: &str, first_line: usize) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(i) = rest.find("at line ") {
+        let (head, tail) = rest.split_at(i + "at line ".len());
+        out.push_str(head);
+        let digits = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match tail[..digits].parse::<usize>() {
+            Ok(n) => out.push_str(&(n + first_line.max(1) - 1).to_string()),
+            Err(_) => out.push_str(&tail[..digits]),
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The key of a `key: value` line at column 0, if this line holds one.

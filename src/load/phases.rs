@@ -401,9 +401,11 @@ pub(super) fn read_rules(
         }
     }
     if let Some(rc) = &config.rules {
-        for decl in &rc.tables {
+        for (i, decl) in rc.tables.iter().enumerate() {
             if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
-                let (r, d) = rules::from_table(doc, decl);
+                let key = format!("rules.tables[{i}].section");
+                let at = config.positions.line_of(&key).unwrap_or(1);
+                let (r, d) = rules::from_table(doc, decl, at);
                 found.extend(r);
                 diags.extend(d);
             }

@@ -207,9 +207,14 @@ fn checks_field(fields: &Fields, errors: &mut Vec<Diagnostic>) -> Vec<String> {
 
 /// Rules from a mapping table: the first table under the heading `decl.section` of `doc`.
 /// The rule number leads the rule cell; the checks are the ids LINKED in the checks cell
-/// (a mention is not coverage).
-pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagnostic>) {
-    let table = match rule_table(doc, decl) {
+/// (a mention is not coverage). `declared_at` is the line of the table's `section` in
+/// `catalogue.yaml`, where a heading the document lacks is reported.
+pub fn from_table(
+    doc: &Document,
+    decl: &RuleTableDecl,
+    declared_at: usize,
+) -> (Vec<Rule>, Vec<Diagnostic>) {
+    let table = match rule_table(doc, decl, declared_at) {
         Ok(t) => t,
         Err(d) => return (Vec::new(), vec![d]),
     };
@@ -262,7 +267,11 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
 }
 
 /// The first table under the declared heading, or why there is none.
-fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, Diagnostic> {
+fn rule_table<'d>(
+    doc: &'d Document,
+    decl: &RuleTableDecl,
+    declared_at: usize,
+) -> Result<&'d Table, Diagnostic> {
     let Some((heading, range)) = doc.section(&decl.section) else {
         let headings: Vec<&str> = doc
             .outline
@@ -279,7 +288,8 @@ fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, 
                 decl.section, doc.path
             ),
         )
-        .file(doc.path.clone())
+        .file(crate::model::config::FILE_NAME)
+        .line(declared_at)
         .help(help));
     };
     let heading_line = doc

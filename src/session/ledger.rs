@@ -76,15 +76,19 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
         }
     }
     for (i, a) in entries.iter().enumerate() {
-        let at = |d: Diagnostic| {
-            d.file(crate::model::config::FILE_NAME).at(
-                cat.config
-                    .positions
-                    .line_of(&format!("lint.allow[{i}]"))
-                    .unwrap_or(1),
-                1,
-            )
-        };
+        let line = cat
+            .config
+            .positions
+            .line_of(&format!("lint.allow[{i}]"))
+            .unwrap_or(1);
+        // The entry's `-`, not the indentation before it.
+        let column = cat
+            .sources
+            .get(crate::model::config::FILE_NAME)
+            .and_then(|t| t.lines().nth(line.saturating_sub(1)))
+            .map(|l| l.chars().take_while(|c| c.is_whitespace()).count() + 1)
+            .unwrap_or(1);
+        let at = |d: Diagnostic| d.file(crate::model::config::FILE_NAME).at(line, column);
         if let Some(until) = a.until.as_deref().filter(|u| today > *u) {
             out.shown.push(at(Diagnostic::new(
                 &codes::ALLOW_EXPIRED,
