@@ -133,26 +133,10 @@ pub fn matrix(
     let mut files = files.into_iter();
     for s in &p.servers {
         let read = files.next().unwrap_or_default();
-        let checked = match profile_of(cat, p, s, read.profile) {
-            Ok(c) => c,
-            Err(e) => {
-                let why = unusable(&p.file, s, e, "the profile", &mut diags, &mut sources);
-                servers.push(empty_row(cat, s, &severities, why));
-                continue;
-            }
-        };
-        let results = match read.results.transpose() {
-            Ok(f) => f,
-            Err(e) => {
-                let why = unusable(&p.file, s, e, "the results file", &mut diags, &mut sources);
-                servers.push(empty_row(cat, s, &severities, why));
-                continue;
-            }
-        };
-        let waivers = match read.waivers.transpose() {
-            Ok(f) => f,
-            Err(e) => {
-                let why = unusable(&p.file, s, e, "the waivers file", &mut diags, &mut sources);
+        let (checked, results, waivers) = match inputs(cat, p, s, read) {
+            Ok(i) => i,
+            Err((e, what)) => {
+                let why = unusable(&p.file, s, e, what, &mut diags, &mut sources);
                 servers.push(empty_row(cat, s, &severities, why));
                 continue;
             }
@@ -252,6 +236,29 @@ pub fn matrix(
         diags,
         sources,
     )
+}
+
+/// A server's checked profile, its results and its waivers.
+type Inputs = (Checked, Option<DataFile>, Option<DataFile>);
+
+/// A server's inputs from the files read for its entry, or the first that cannot be used and
+/// what it is.
+fn inputs(
+    cat: &Catalogue,
+    p: &Portfolio,
+    s: &ServerEntry,
+    read: EntryFiles,
+) -> Result<Inputs, (DataError, &'static str)> {
+    let checked = profile_of(cat, p, s, read.profile).map_err(|e| (e, "the profile"))?;
+    let results = read
+        .results
+        .transpose()
+        .map_err(|e| (e, "the results file"))?;
+    let waivers = read
+        .waivers
+        .transpose()
+        .map_err(|e| (e, "the waivers file"))?;
+    Ok((checked, results, waivers))
 }
 
 /// Why a server's input (`what`) cannot be audited, as the server row's reason; the

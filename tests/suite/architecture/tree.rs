@@ -211,6 +211,12 @@ fn use_entries(
     }
 }
 
+fn entries_of(u: &syn::ItemUse) -> Vec<(Vec<String>, Option<String>, usize)> {
+    let mut out = Vec::new();
+    use_entries(&u.tree, &mut Vec::new(), &mut out);
+    out
+}
+
 fn is_public(v: &syn::Visibility) -> bool {
     !matches!(v, syn::Visibility::Inherited)
 }
@@ -237,10 +243,8 @@ impl<'ast> Visit<'ast> for Declarations<'_> {
     }
 
     fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-        let mut entries = Vec::new();
-        use_entries(&u.tree, &mut Vec::new(), &mut entries);
         let map = self.imports.entry(self.module.clone()).or_default();
-        for (path, name, _) in entries {
+        for (path, name, _) in entries_of(u) {
             if let Some(name) = name {
                 map.insert(name, Import { path });
             }
@@ -422,12 +426,10 @@ impl<'ast> Visit<'ast> for Collector<'_> {
     }
 
     fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-        let mut entries = Vec::new();
-        use_entries(&u.tree, &mut Vec::new(), &mut entries);
         let written = Written::Use {
             public: is_public(&u.vis),
         };
-        for (path, _, line) in entries {
+        for (path, _, line) in entries_of(u) {
             self.reference(&path, line, written);
         }
     }
