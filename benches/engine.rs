@@ -77,7 +77,12 @@ fn applicability(cat: &auditbook::model::Catalogue, root: &Path) -> usize {
     for p in 0..50 {
         let path = root.join(format!("profiles/p{p:02}.yaml"));
         let shown = path.display().to_string();
-        if let Ok(checked) = auditbook::audit::profile::load(cat, &path, &shown, None) {
+        let read = auditbook::load::data_file::read(
+            &path,
+            &shown,
+            &auditbook::diag::codes::PROFILE_INVALID,
+        );
+        if let Ok(checked) = read.and_then(|f| auditbook::audit::profile::of_file(cat, f)) {
             let app = auditbook::audit::applicability::compute_with(&prepared, &checked.profile);
             applies += app
                 .entries

@@ -228,7 +228,7 @@ impl Graph {
                 (EdgeKind::ReplacedBy, &r.replaced_by),
             ] {
                 if let Some(s) = succ {
-                    let (to, config) = (target(&g, s), g.file(crate::load::config::FILE_NAME));
+                    let (to, config) = (target(&g, s), g.file(crate::model::config::FILE_NAME));
                     g.edge(from.clone(), to, kind, config, (line, 1));
                 }
             }
@@ -508,7 +508,7 @@ pub enum Successor {
 /// per entry grew with the square of the ledger).
 pub fn retired_lines(cat: &Catalogue) -> BTreeMap<&str, usize> {
     let mut out = BTreeMap::new();
-    let Some(text) = cat.sources.get(crate::load::config::FILE_NAME) else {
+    let Some(text) = cat.sources.get(crate::model::config::FILE_NAME) else {
         return out;
     };
     let ids: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
@@ -535,7 +535,7 @@ pub fn retired_lines(cat: &Catalogue) -> BTreeMap<&str, usize> {
 /// The first line of catalogue.yaml containing `needle` (e.g. `prefix: FID`), else 1.
 pub fn config_line(cat: &Catalogue, needle: &str) -> usize {
     cat.sources
-        .get(crate::load::config::FILE_NAME)
+        .get(crate::model::config::FILE_NAME)
         .and_then(|t| {
             t.split('\n')
                 .position(|l| l.contains(needle))

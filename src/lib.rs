@@ -31,6 +31,7 @@ macro_rules! internal {
 internal!(
     audit,
     claims,
+    confine,
     diff,
     dsl,
     expect,

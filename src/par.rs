@@ -42,6 +42,22 @@ where
     }
 }
 
+/// `f` over every item, its pairs split into two vectors, both in input order (collected
+/// straight into their own vectors, without a vector of pairs between).
+pub fn map_unzip<T, A, B, F>(items: &[T], f: F) -> (Vec<A>, Vec<B>)
+where
+    T: Sync,
+    A: Send,
+    B: Send,
+    F: Fn(&T) -> (A, B) + Sync + Send,
+{
+    if worth(items.len()) {
+        items.par_iter().map(f).unzip()
+    } else {
+        items.iter().map(f).unzip()
+    }
+}
+
 /// `f` over every item, by mutable reference.
 pub fn for_each_mut<T, F>(items: &mut [T], f: F)
 where

@@ -18,8 +18,7 @@ pub fn compile(cat: &Catalogue, src: &str, what: &str) -> Result<Expr, Vec<Diagn
                 e.span.column(src),
                 e.message
             ),
-        )
-        .help(codes::EXPR_PARSE.help)]
+        )]
     })?;
     let fatal: Vec<Diagnostic> = dsl::check(&expr, &schema(cat))
         .into_iter()

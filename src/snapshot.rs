@@ -5,6 +5,7 @@
 use crate::dsl::Schema;
 use crate::model::config::{BaselineConfig, CategoryDecl, RetiredDecl};
 use crate::model::Catalogue;
+use crate::text::digest::{hex, sha256};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -17,10 +18,6 @@ pub struct Fingerprints {
     /// ledger and the rules.
     pub semantic: String,
 }
-
-pub use crate::text::digest::hex;
-
-pub use crate::text::digest::sha256;
 
 /// An expression in canonical form when it parses (so `a=="x"` and `a == 'x'` agree).
 pub fn canonical_expression(src: &str) -> String {

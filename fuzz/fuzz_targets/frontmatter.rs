@@ -5,17 +5,15 @@
 
 use auditbook::graph::Graph;
 use auditbook::load::markdown::IdRules;
-use auditbook::load::{check, config, id_regex, manifest, text};
+use auditbook::load::{check, config, manifest, text};
 use auditbook::model::{Catalogue, Mode};
 use libfuzzer_sys::fuzz_target;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 const CONFIG: &str = include_str!("../../tests/fixtures/clean/catalogue.yaml");
 
 fuzz_target!(|data: &[u8]| {
     let (cfg, _) = config::parse(CONFIG);
-    let id_re = id_regex(&cfg);
+    let id_re = cfg.id_regex();
     let Ok(t) = text::decode("checks/FID-009.md", data.to_vec()) else {
         return;
     };
@@ -43,20 +41,10 @@ fuzz_target!(|data: &[u8]| {
         outlines: None,
     };
     check::attach_body(&mut c, &ids, &check::SourceRules::default());
-    let mut cat = Catalogue {
-        root: PathBuf::from("."),
-        mode: Mode::Declared,
-        config: cfg,
-        categories,
-        checks: vec![c],
-        broken: Vec::new(),
-        manifest: None,
-        rules: Vec::new(),
-        documents: Vec::new(),
-        sources: BTreeMap::new(),
-        by_id: Vec::new(),
-    };
-    cat.index();
+    let mut cat = Catalogue::empty(".", Mode::Declared);
+    cat.config = cfg;
+    cat.categories = categories;
+    cat.set_checks(vec![c]);
     let graph = Graph::build(&cat);
     let _ = auditbook::lint::run(&cat, &graph);
 });

@@ -6,9 +6,10 @@
 #[path = "shared/inputs.rs"]
 mod inputs;
 
-use auditbook::audit::portfolio::Portfolio;
+use auditbook::audit::portfolio::profile_of;
 use auditbook::diag::codes;
 use auditbook::load::data_file;
+use auditbook::load::portfolio::Portfolio;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         let mut p = Portfolio::parse(file);
         p.use_results_dir(&dir, "scratch");
         for s in p.servers.clone() {
-            let _ = p.profile_of(cat, &s);
+            let _ = profile_of(cat, &p, &s, p.read_profile(&s));
         }
     }
 });

@@ -15,7 +15,8 @@ fuzz_target!(|data: &[u8]| {
     let cat = inputs::catalogue();
     let example =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/amtsblatt-readonly.profile.yaml");
-    let Ok(checked) = profile::load(cat, &example, "profile.yaml", None) else {
+    let read = data_file::read(&example, "profile.yaml", &codes::PROFILE_INVALID);
+    let Ok(checked) = read.and_then(|f| profile::of_file(cat, f)) else {
         panic!("the example profile must load");
     };
     for (path, name) in inputs::written(data) {

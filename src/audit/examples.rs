@@ -2,10 +2,10 @@
 //! `examples` are held to the profile schema with the same checks `audit` and `portfolio`
 //! apply, so an example a reader copies cannot drift from the schema unnoticed.
 
-use super::portfolio::{self, Portfolio};
 use super::profile::{self, Source};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::data_file::{self, DataError, DataFile};
+use crate::load::portfolio::{self, Portfolio};
 use crate::model::Catalogue;
 use std::path::Path;
 
@@ -43,7 +43,7 @@ fn parsed(
             shown: path.to_string(),
             path: full,
             text: text.to_string(),
-            digest: crate::snapshot::sha256(text.as_bytes()),
+            digest: crate::text::digest::sha256(text.as_bytes()),
             value,
             lines: crate::model::config::KeyLines::of_text(std::sync::Arc::clone(text)),
             notes: Vec::new(),
@@ -56,13 +56,7 @@ fn parsed(
 }
 
 fn example_profile(cat: &Catalogue, file: DataFile) -> Vec<Diagnostic> {
-    if portfolio::looks_like(&file.value)
-        && !cat
-            .config
-            .profile
-            .as_ref()
-            .is_some_and(|p| p.fields.contains_key("servers"))
-    {
+    if portfolio::is_portfolio(&cat.config, &file.value) {
         return vec![file
             .at(
                 &codes::PROFILE_INVALID,
@@ -71,7 +65,7 @@ fn example_profile(cat: &Catalogue, file: DataFile) -> Vec<Diagnostic> {
             )
             .help("declare it under examples.portfolios in catalogue.yaml")];
     }
-    profile::check(cat, Source::from_file(file), None, None).diagnostics
+    profile::check(cat, Source::from_file(file), None).diagnostics
 }
 
 fn example_portfolio(cat: &Catalogue, file: DataFile) -> Vec<Diagnostic> {
@@ -87,7 +81,7 @@ fn example_portfolio(cat: &Catalogue, file: DataFile) -> Vec<Diagnostic> {
     let p = Portfolio::parse(file);
     let mut out = p.diagnostics.clone();
     for s in &p.servers {
-        match p.profile_of(cat, s) {
+        match super::portfolio::profile_of(cat, &p, s, p.read_profile(s)) {
             Ok(c) => out.extend(c.diagnostics),
             Err(DataError::Invalid { diagnostics, .. }) => out.extend(diagnostics),
             Err(DataError::Unreadable(m)) => out.push(p.file.at(

@@ -18,10 +18,10 @@ pub mod score;
 pub mod verdict;
 pub mod waivers;
 
-use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
 use crate::model::Catalogue;
-use serde_json::{Map, Value as Json};
+use crate::text::suggest::unknown_keys;
+use serde_json::Value as Json;
 
 /// Everything one audit computed.
 pub struct Run<'c> {
@@ -46,7 +46,7 @@ pub fn run<'c>(
     results_file: Option<&DataFile>,
     policy: verdict::Policy,
 ) -> Run<'c> {
-    let today = waivers::today();
+    let today = crate::model::date::today();
     run_with(
         cat,
         &applicability::Prepared::new(cat),
@@ -113,8 +113,7 @@ fn applicability_errors(
                 )
                 .id(e.id.clone())
                 .file(checked.profile.source.shown.clone())
-                .line(checked.profile.source.line(at))
-                .help(crate::diag::codes::APPLICABILITY_ERROR.help),
+                .line(checked.profile.source.line(at)),
             );
         }
     }
@@ -124,14 +123,14 @@ fn applicability_errors(
 fn waivers_file(f: &DataFile, problems: &mut Vec<crate::diag::Diagnostic>) {
     problems.extend(f.notes.iter().cloned());
     if let Json::Object(top) = &f.value {
-        for (k, help) in unknown_keys(top, &["waivers"], crate::diag::codes::WAIVER_INVALID.help) {
+        for (k, help) in unknown_keys(top.keys().map(String::as_str), &["waivers"]) {
             problems.push(
                 f.at(
                     &crate::diag::codes::WAIVER_INVALID,
                     k,
                     format!("unknown key `{k}` in the waivers file"),
                 )
-                .help(help),
+                .help_if(help),
             );
         }
     } else {
@@ -158,40 +157,11 @@ fn one_waiver_per_check(
                 )
                 .id(w.check.clone())
                 .file(w.file.clone())
-                .line(w.line)
-                .help(crate::diag::codes::WAIVER_INVALID.help),
+                .line(w.line),
             );
         } else {
             kept.push(w);
         }
     }
     kept
-}
-
-/// A help line for a name that is not one of `candidates`: the nearest candidate, or `otherwise`.
-fn did_you_mean<'a>(
-    found: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    otherwise: &str,
-) -> String {
-    suggest(found, candidates)
-        .map(|s| format!("did you mean `{s}`?"))
-        .unwrap_or_else(|| otherwise.to_string())
-}
-
-/// The keys of `map` outside `allowed`, in key order, each with its help line.
-fn unknown_keys<'m>(
-    map: &'m Map<String, Json>,
-    allowed: &[&str],
-    otherwise: &str,
-) -> Vec<(&'m str, String)> {
-    map.keys()
-        .filter(|k| !allowed.contains(&k.as_str()))
-        .map(|k| {
-            (
-                k.as_str(),
-                did_you_mean(k, allowed.iter().copied(), otherwise),
-            )
-        })
-        .collect()
 }

@@ -1,17 +1,15 @@
-//! A server profile (catalogue format, section 5): read from YAML or JSON, or picked from a
-//! portfolio with `--server NAME`, then checked against the declared profile schema. Values are
-//! never coerced: `"true"` is not a boolean and `3` is not a string.
+//! A server profile (catalogue format, section 5), as read from YAML or JSON or taken from a
+//! portfolio entry, checked against the declared profile schema. Values are never coerced:
+//! `"true"` is not a boolean and `3` is not a string.
 
-use super::portfolio;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{FieldType, Value};
-use crate::load::check::suggest;
-use crate::load::data_file::{self, DataError, DataFile};
+use crate::load::data_file::{DataError, DataFile};
 use crate::model::config::ProfileFieldDecl;
 use crate::model::Catalogue;
+use crate::text::suggest::did_you_mean;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 /// Where a profile's text came from: its own file, or a mapping inside a portfolio file.
 #[derive(Clone, Debug)]
@@ -56,7 +54,6 @@ impl Source {
         Diagnostic::new(code, message)
             .file(self.shown.clone())
             .line(self.line(path))
-            .help(code.help)
     }
 }
 
@@ -66,10 +63,6 @@ pub struct Profile {
     pub source: Source,
     /// The server's name when the profile was picked from a portfolio.
     pub server: Option<String>,
-    /// Results named by the portfolio entry, resolved against the portfolio's directory.
-    pub results: Option<(PathBuf, String)>,
-    /// A waivers file named by the portfolio entry, resolved like `results`.
-    pub waivers: Option<(PathBuf, String)>,
     /// Every leaf, by dotted path, as written (after nesting is flattened).
     pub fields: BTreeMap<String, Json>,
     /// The leaves the expression language can read.
@@ -110,83 +103,33 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Read `path` as a profile, or, when it is a portfolio, as the profile of `server`. A portfolio
-/// without `--server` is refused with the list of its servers: never silently its first one.
-pub fn load(
-    cat: &Catalogue,
-    path: &Path,
-    shown: &str,
-    server: Option<&str>,
-) -> Result<Checked, DataError> {
-    let file = data_file::read(path, shown, &codes::PROFILE_INVALID)?;
-    load_data(cat, file, shown, server)
-}
-
-/// [`load`] for a file already read (an editor's unsaved buffer).
-pub fn load_data(
-    cat: &Catalogue,
-    file: DataFile,
-    shown: &str,
-    server: Option<&str>,
-) -> Result<Checked, DataError> {
+/// A profile file as read: notes of its reading kept, checked against the profile schema. A
+/// portfolio given as a profile is refused with its servers (picking one is the caller's
+/// business: `--server` on the command line).
+pub fn of_file(cat: &Catalogue, file: DataFile) -> Result<Checked, DataError> {
+    if crate::load::portfolio::is_portfolio(&cat.config, &file.value) {
+        let p = crate::load::portfolio::Portfolio::parse(file);
+        let names: Vec<&str> = p.servers.iter().map(|s| s.name.as_str()).collect();
+        return Err(DataError::Unreadable(format!(
+            "`{}` is a portfolio of {} server(s), not a profile: {}",
+            p.file.shown,
+            names.len(),
+            if names.is_empty() {
+                "(none declared)".to_string()
+            } else {
+                names.join(", ")
+            }
+        )));
+    }
     let notes = file.notes.clone();
-    let is_portfolio = portfolio::looks_like(&file.value) && !declares(cat, "servers");
-    let mut checked = match (is_portfolio, server) {
-        (false, None) => check(cat, Source::from_file(file), None, None),
-        (false, Some(name)) => {
-            return Err(DataError::Unreadable(format!(
-                "--server {name} was given, but `{shown}` is a profile, not a portfolio"
-            )))
-        }
-        (true, None) => {
-            let p = portfolio::Portfolio::parse(file);
-            let names: Vec<String> = p.servers.iter().map(|s| s.name.clone()).collect();
-            return Err(DataError::Unreadable(format!(
-                "`{shown}` is a portfolio of {} server(s); choose one with --server NAME: {}",
-                names.len(),
-                if names.is_empty() {
-                    "(none declared)".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )));
-        }
-        (true, Some(name)) => {
-            let p = portfolio::Portfolio::parse(file);
-            let Some(entry) = p.servers.iter().find(|s| s.name == name) else {
-                let names: Vec<&str> = p.servers.iter().map(|s| s.name.as_str()).collect();
-                let hint = suggest(name, names.iter().copied())
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                return Err(DataError::Unreadable(format!(
-                    "`{shown}` has no server `{name}`{hint}; its servers: {}",
-                    names.join(", ")
-                )));
-            };
-            let mut c = p.profile_of(cat, entry)?;
-            c.diagnostics.extend(p.diagnostics.iter().cloned());
-            c
-        }
-    };
+    let mut checked = check(cat, Source::from_file(file), None);
     checked.diagnostics.extend(notes);
     crate::diag::normalise(&mut checked.diagnostics);
     Ok(checked)
 }
 
-fn declares(cat: &Catalogue, field: &str) -> bool {
-    cat.config
-        .profile
-        .as_ref()
-        .is_some_and(|p| p.fields.contains_key(field))
-}
-
 /// Check a profile's source against the catalogue's profile schema.
-pub fn check(
-    cat: &Catalogue,
-    source: Source,
-    server: Option<String>,
-    results: Option<(PathBuf, String)>,
-) -> Checked {
+pub fn check(cat: &Catalogue, source: Source, server: Option<String>) -> Checked {
     let mut diags = Vec::new();
     let decls = cat.config.profile.as_ref().map(|p| &p.fields);
     let mut fields = BTreeMap::new();
@@ -208,8 +151,7 @@ pub fn check(
                 &codes::PROFILE_NOT_CHECKED,
                 "the catalogue declares no profile schema (profile.fields), so the profile's fields are not checked",
             )
-            .file(source.shown.clone())
-            .help(codes::PROFILE_NOT_CHECKED.help),
+            .file(source.shown.clone()),
         ),
         Some(decls) if source.value.is_object() => {
             for (path, decl) in decls {
@@ -230,8 +172,6 @@ pub fn check(
         profile: Profile {
             source,
             server,
-            results,
-            waivers: None,
             fields,
             values,
         },
@@ -276,10 +216,8 @@ fn flatten(
             }
             (_, Some(d)) if !d.contains_key(&path) => {
                 let candidates: Vec<&str> = d.keys().map(|s| s.as_str()).collect();
-                let help = match suggest(&path, candidates.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("declared fields: {}", candidates.join(", ")),
-                };
+                let help = did_you_mean(&path, candidates.iter().copied())
+                    .unwrap_or_else(|| format!("declared fields: {}", candidates.join(", ")));
                 diags.push(
                     source
                         .at(
@@ -384,10 +322,8 @@ fn check_field(
     };
     for w in written {
         if !vocab.iter().any(|x| x == w) {
-            let help = match suggest(w, vocab.iter().map(|s| s.as_str())) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => codes::PROFILE_VOCABULARY.help.to_string(),
-            };
+            let help = did_you_mean(w, vocab.iter().map(|s| s.as_str()))
+                .unwrap_or_else(|| codes::PROFILE_VOCABULARY.help.to_string());
             diags.push(
                 source
                     .at(

@@ -4,15 +4,14 @@
 
 use super::applicability::{Applicability, Status as Gate};
 use super::profile::is_placeholder;
-use super::{did_you_mean, unknown_keys};
 use crate::diag::{codes, Diagnostic};
 
 /// The value of a result's `source` when a probe recorded it (reports count probed results
 /// apart from those an auditor wrote).
 pub const PROBE_SOURCE: &str = "probe";
-use crate::load::check::suggest;
 use crate::load::data_file::DataFile;
 use crate::model::{Catalogue, Check};
+use crate::text::suggest::{did_you_mean, unknown_keys};
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -205,14 +204,14 @@ pub fn validate(
             .collect();
         return (out, diags);
     };
-    for (k, help) in unknown_keys(top, TOP_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+    for (k, help) in unknown_keys(top.keys().map(String::as_str), TOP_KEYS) {
         diags.push(
             file.at(
                 &codes::RESULTS_UNKNOWN_KEY,
                 k,
                 format!("unknown key `{k}` in the results file"),
             )
-            .help(help),
+            .help_if(help),
         );
     }
     audit_meta(cat, file, top, &mut out, &mut diags);
@@ -524,11 +523,11 @@ fn result_check<'c>(cat: &'c Catalogue, e: &mut Entry) -> Option<&'c Check> {
     let check = cat.check(id);
     if check.is_none() {
         let ids: Vec<&str> = cat.checks.iter().map(|c| c.id.as_str()).collect();
-        let help = did_you_mean(id, ids.iter().copied(), codes::RESULTS_UNKNOWN_ID.help);
+        let help = did_you_mean(id, ids.iter().copied());
         let message = format!("{id} is not a check of this catalogue");
         let d = e
             .finding(&codes::RESULTS_UNKNOWN_ID, "", message)
-            .help(help);
+            .help_if(help);
         e.diags.push(d);
     }
     check
@@ -586,11 +585,11 @@ fn recorded(
 }
 
 fn unknown_result_keys(m: &serde_json::Map<String, Json>, e: &mut Entry) {
-    for (k, help) in unknown_keys(m, RESULT_KEYS, codes::RESULTS_UNKNOWN_KEY.help) {
+    for (k, help) in unknown_keys(m.keys().map(String::as_str), RESULT_KEYS) {
         let message = format!("unknown key `{k}` in the result for {}", e.id);
         let d = e
             .finding(&codes::RESULTS_UNKNOWN_KEY, k, message)
-            .help(help);
+            .help_if(help);
         e.diags.push(d);
     }
 }
@@ -649,17 +648,15 @@ fn status_of(m: &serde_json::Map<String, Json>, e: &mut Entry) -> Result<Status,
         return Ok(s);
     }
     let names: Vec<&str> = Status::RECORDABLE.iter().map(|s| s.as_str()).collect();
-    let help = suggest(&written.replace('-', "_"), names.iter().copied())
-        .or_else(|| suggest(&written, names.iter().copied()))
-        .map(|s| format!("did you mean `{s}`?"))
-        .unwrap_or_else(|| codes::RESULTS_BAD_STATUS.help.to_string());
+    let help = did_you_mean(&written.replace('-', "_"), names.iter().copied())
+        .or_else(|| did_you_mean(&written, names.iter().copied()));
     let message = format!(
         "the status of {id} is `{written}`; expected one of {}",
         names.join(", ")
     );
     let d = e
         .finding(&codes::RESULTS_BAD_STATUS, "status", message)
-        .help(help);
+        .help_if(help);
     e.diags.push(d);
     let reason = format!("status `{written}` is not a status");
     Err((Some(written), reason))

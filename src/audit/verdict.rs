@@ -10,7 +10,8 @@ use crate::model::{Adoption, Catalogue, Check};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+/// Which statuses are findings. The command line names them through `cli::inputs::PolicyArg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
     /// fail and partial are findings (the default).
@@ -28,16 +29,6 @@ impl Policy {
             Policy::FailOnly => "fail-only",
             Policy::NeedsAttention => "needs-attention",
         }
-    }
-
-    pub fn parse(s: &str) -> Option<Policy> {
-        [
-            Policy::FailOrPartial,
-            Policy::FailOnly,
-            Policy::NeedsAttention,
-        ]
-        .into_iter()
-        .find(|p| p.as_str() == s)
     }
 
     /// The statuses this policy reports as findings.

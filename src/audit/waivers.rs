@@ -10,7 +10,6 @@
 //! outlives the risks themselves. A waiver on a check without a decided result yet is *pending*.
 
 use super::applicability::{Applicability, Status as Gate};
-use super::did_you_mean;
 use super::results::{Results, Status};
 use crate::diag::{codes, Diagnostic};
 use crate::load::data_file::DataFile;
@@ -63,8 +62,6 @@ impl Waivers {
             .map(|(w, _)| w)
     }
 }
-
-pub use crate::model::date::today;
 
 /// Read the `waivers:` list of `file` (a results file or a waivers file). Entries that cannot
 /// be used are reported and left out.
@@ -129,9 +126,9 @@ fn waiver(
         ));
         return None;
     };
-    for (k, help) in super::unknown_keys(m, WAIVER_KEYS, codes::WAIVER_INVALID.help) {
+    for (k, help) in crate::text::suggest::unknown_keys(m.keys().map(String::as_str), WAIVER_KEYS) {
         let message = format!("unknown key `{k}` in waiver {n}");
-        diags.push(at.at_key(k, message).help(help));
+        diags.push(at.at_key(k, message).help_if(help));
     }
     let mut broken = false;
     let [check, reason, approved_by, date, until] =
@@ -227,7 +224,7 @@ fn named_check(
         diags.push(
             at.at_key("check", message)
                 .id(check.to_string())
-                .help(did_you_mean(check, ids, codes::WAIVER_INVALID.help)),
+                .help_if(crate::text::suggest::did_you_mean(check, ids)),
         );
     }
     if !*broken && taken.iter().any(|w| w.check == check) {
@@ -260,7 +257,6 @@ pub fn judge(
                 .id(w.check.clone())
                 .file(w.file.clone())
                 .line(w.line)
-                .help(code.help)
         };
         let state = if w.until.as_str() < as_of {
             diags.push(at(

@@ -428,19 +428,7 @@ mod tests {
         let e = parse(">= (2 + 3) * 4 - 1 and < 100 / $n").unwrap();
         assert_eq!(e.parts.len(), 2);
         let env_groups = groups(&[("n", "zehn")]);
-        let cat = crate::model::Catalogue {
-            root: ".".into(),
-            mode: crate::model::Mode::Compatibility,
-            config: Default::default(),
-            categories: Vec::new(),
-            checks: Vec::new(),
-            broken: Vec::new(),
-            manifest: None,
-            rules: Vec::new(),
-            documents: Vec::new(),
-            sources: Default::default(),
-            by_id: Vec::new(),
-        };
+        let cat = crate::model::Catalogue::empty(".", crate::model::Mode::Compatibility);
         let scope = Scope::default();
         let memo = crate::claims::memo::Memo::default();
         let env = Env {

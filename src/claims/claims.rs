@@ -11,7 +11,7 @@ use super::numbers;
 use super::query::{self, Answer, Kind, Query, Scope, Set};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::markdown;
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::ClaimDecl;
 use crate::model::{Catalogue, Document};
 use regex::Regex;
@@ -56,12 +56,11 @@ pub(super) fn config_error(
     msg: String,
 ) -> Diagnostic {
     Diagnostic::new(code, format!("claim `{}`: {msg}", claim.name))
-        .file(crate::load::config::FILE_NAME)
+        .file(crate::model::config::FILE_NAME)
         .line(crate::graph::config_line(
             cat,
             &format!("name: {}", claim.name),
         ))
-        .help(code.help)
 }
 
 fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>, Vec<Diagnostic>> {
@@ -354,8 +353,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                         format!("claim `{}`: the pattern matched at line {mline} of {where_}, but group `{group}` took no part in the match, so `{}` goes unchecked", claim.name, q.text),
                     )
                     .file(claim.doc.clone())
-                    .line(mline)
-                    .help(codes::CLAIM_UNMATCHED.help),
+                    .line(mline),
                 );
                 continue;
             };
@@ -385,8 +383,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                                 .help(format!("write {expected} here, or correct the claim's query if the sentence counts something else")),
                         ),
                         Err(numbers::Unreadable(w)) => out.push(
-                            here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{w}` is not a number auditbook can read; {} is {expected}", q.text))
-                                .help(codes::CLAIM_NUMBER_UNREADABLE.help),
+                            here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{w}` is not a number auditbook can read; {} is {expected}", q.text)),
                         ),
                     }
                 }
@@ -412,8 +409,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                             )
                             .file(claim.doc.clone())
                             .at(line, col)
-                            .width(piece.chars().count())
-                            .help(code.help),
+                            .width(piece.chars().count()),
                         );
                     }
                     id_groups.push(IdGroup {
@@ -451,8 +447,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                     )
                     .file(claim.doc.clone())
                     .at(line, col)
-                    .width(written.chars().count())
-                    .help(codes::CLAIM_VERSION.help),
+                    .width(written.chars().count()),
                 );
             }
         }
@@ -500,8 +495,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                 ),
             )
             .file(claim.doc.clone())
-            .line(c.heading_line)
-            .help(codes::CLAIM_UNMATCHED.help),
+            .line(c.heading_line),
         );
     }
     out
@@ -534,8 +528,7 @@ fn expression_findings(
                     "`{w}` is not a number auditbook can read (held to `{}`)",
                     e.text
                 ),
-            )
-            .help(codes::CLAIM_NUMBER_UNREADABLE.help)]
+            )]
         }
     };
     let mut out = Vec::new();
@@ -563,8 +556,7 @@ fn expression_findings(
                 here(
                     &codes::CLAIM_INVALID,
                     format!("`{}` cannot be evaluated for this match: {msg}", e.text),
-                )
-                .help(codes::CLAIM_INVALID.help),
+                ),
             ),
         }
     }
@@ -627,8 +619,7 @@ fn compare_ids(
                                 b => format!("it belongs under `{}` only", b.join("`, `")),
                             }
                         ),
-                    )
-                    .help(codes::CLAIM_ID_IN_BOTH.help),
+                    ),
                 );
             }
         }
@@ -650,8 +641,7 @@ fn compare_ids(
                             g.query.text,
                             why_unknown(cat, g.query.set, id)
                         ),
-                    )
-                    .help(codes::CLAIM_ID_UNKNOWN.help),
+                    ),
                 );
                 continue;
             }
@@ -673,8 +663,7 @@ fn compare_ids(
                             h => format!("; it belongs under `{}`", h.join("`, `")),
                         }
                     ),
-                )
-                .help(codes::CLAIM_ID_MISPLACED.help),
+                ),
             );
         }
     }
@@ -701,8 +690,7 @@ fn compare_ids(
                 )
                 .file(claim.doc.clone())
                 .at(line, col)
-                .id(id.clone())
-                .help(codes::CLAIM_ID_MISSING.help),
+                .id(id.clone()),
             );
         }
     }

@@ -4,7 +4,7 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::graph::{Graph, Node};
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::{Catalogue, RefKind};
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -153,8 +153,7 @@ fn required_linked(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(decl.doc.clone())
                 .line(heading)
-                .id(id.clone())
-                .help(codes::DOC_NOT_LINKED.help),
+                .id(id.clone()),
             );
         }
     }

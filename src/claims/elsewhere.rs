@@ -6,7 +6,8 @@
 use crate::diag::{codes, Diagnostic, Level};
 use crate::load::claims_file::{self, Elsewhere, SourceKind};
 use crate::load::link_dest::{self, Dest};
-use crate::load::{anchors, confine, frontmatter, text};
+use crate::confine;
+use crate::load::{anchors, frontmatter, text};
 use crate::model::Catalogue;
 use std::collections::BTreeSet;
 
@@ -22,8 +23,7 @@ pub fn check(e: &Elsewhere) -> Vec<Diagnostic> {
                 ),
             )
             .file(e.file.clone())
-            .line(1)
-            .help(codes::SNAPSHOT_CANNOT_ANSWER.help),
+            .line(1),
         );
         return out;
     }
@@ -58,8 +58,7 @@ fn keys_ignored(e: &Elsewhere) -> Vec<Diagnostic> {
                 ),
             )
             .file(e.file.clone())
-            .line(*line)
-            .help(codes::CLAIMS_KEY_IGNORED.help),
+            .line(*line),
         );
     }
     out
@@ -78,8 +77,7 @@ fn source_missing(e: &Elsewhere) -> Vec<Diagnostic> {
                 ),
             )
             .file(e.file.clone())
-            .line(line)
-            .help(codes::CLAIMS_SOURCE_MISSING.help),
+            .line(line),
         );
     }
     for doc in &e.loaded.catalogue.documents {
@@ -90,8 +88,7 @@ fn source_missing(e: &Elsewhere) -> Vec<Diagnostic> {
                     format!("generated region `{}` is rendered from the catalogue, but no catalogue was given; it is not checked", r.label()),
                 )
                 .file(doc.path.clone())
-                .line(r.begin_line)
-                .help(codes::CLAIMS_SOURCE_MISSING.help),
+                .line(r.begin_line),
             );
         }
     }
@@ -118,8 +115,7 @@ fn rule_tables(e: &Elsewhere) -> Vec<Diagnostic> {
                         "the table names rule `{}`, which the catalogue does not have",
                         t.id
                     ),
-                )
-                .help(codes::ELSEWHERE_RULE_UNKNOWN.help),
+                ),
             );
             continue;
         };
@@ -137,8 +133,7 @@ fn rule_tables(e: &Elsewhere) -> Vec<Diagnostic> {
                         only_table.join(", "),
                         only_cat.join(", ")
                     ),
-                )
-                .help(codes::ELSEWHERE_RULE_DISAGREES.help),
+                ),
             );
         }
     }
@@ -182,16 +177,14 @@ fn base_links(e: &Elsewhere) -> Vec<Diagnostic> {
                         format!("link `{}`: a snapshot holds no headings of `{}`, so whether `#{f}` exists is not checked", l.dest, c.file),
                     )
                     .level(Level::Warning)
-                    .id(c.id.as_str())
-                    .help(codes::SNAPSHOT_CANNOT_ANSWER.help),
+                    .id(c.id.as_str()),
                 ),
                 (SourceKind::Snapshot, None, _) => out.push(
                     here(
                         &codes::SNAPSHOT_CANNOT_ANSWER,
                         format!("link `{}` leads to `{path}` in the catalogue, which is no check file; a snapshot cannot say whether it exists", l.dest),
                     )
-                    .level(Level::Warning)
-                    .help(codes::SNAPSHOT_CANNOT_ANSWER.help),
+                    .level(Level::Warning),
                 ),
                 (_, check, fragment) => {
                     let Some(root) = &e.catalogue_root else { continue };
@@ -227,8 +220,7 @@ fn on_disk(
                     Diagnostic::new(
                         &codes::LINK_TARGET_MISSING,
                         format!("link `{dest}` leads to `{path}` in the catalogue, which does not exist"),
-                    )
-                    .help(codes::LINK_TARGET_MISSING.help),
+                    ),
                 );
             }
             if !path.ends_with(".md") || !full.is_file() {
@@ -249,8 +241,7 @@ fn on_disk(
     let mut d = Diagnostic::new(
         &codes::LINK_FRAGMENT_MISSING,
         format!("link `{dest}`: `{path}` in the catalogue has no heading or anchor `#{fragment}`"),
-    )
-    .help(codes::LINK_FRAGMENT_MISSING.help);
+    );
     if let Some(c) = check {
         d = d.id(c.id.as_str());
     }
@@ -294,8 +285,7 @@ fn template_regions(cat: &Catalogue) -> Vec<Diagnostic> {
                         format!("region `{}` is rendered by a project template, which may read check bodies a snapshot does not hold; it is not checked", r.label()),
                     )
                     .file(doc.path.clone())
-                    .line(r.begin_line)
-                    .help(codes::SNAPSHOT_CANNOT_ANSWER.help),
+                    .line(r.begin_line),
                 );
             }
         }

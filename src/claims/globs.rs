@@ -9,7 +9,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     // Positions are parsed on first use: only a finding asks.
     let line = || cat.config.positions.line_of("docs").unwrap_or(1);
-    let at_docs = |d: Diagnostic| d.file(crate::load::config::FILE_NAME).line(line());
+    let at_docs = |d: Diagnostic| d.file(crate::model::config::FILE_NAME).line(line());
     for (pattern, files) in &cat.config.doc_globs {
         if files.is_empty() {
             let claim_line = cat
@@ -25,9 +25,8 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                         "document glob `{pattern}` matches no file, so nothing it names is checked"
                     ),
                 )
-                .file(crate::load::config::FILE_NAME)
-                .line(claim_line.unwrap_or_else(line))
-                .help(codes::DOC_GLOB.help),
+                .file(crate::model::config::FILE_NAME)
+                .line(claim_line.unwrap_or_else(line)),
             );
             continue;
         }

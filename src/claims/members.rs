@@ -8,7 +8,7 @@
 use super::query::{self, Scope, Set};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{ExprKind, Operand};
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::{ClaimDecl, MembersDecl};
 use crate::model::{Catalogue, Document};
 use regex::Regex;
@@ -199,7 +199,7 @@ fn catalogue_set(
                     .map(|p| p.fields.keys().map(String::as_str).collect::<Vec<_>>())
                     .unwrap_or_default();
                 let hint = crate::text::suggest::suggest(name, known.iter().copied())
-                    .map(|s| format!("; did you mean `profile.{s}`?"))
+                    .map(|s| format!("; {}", crate::text::suggest::phrase(&format!("`profile.{s}`"))))
                     .unwrap_or_default();
                 Err(vec![format!(
                     "`{src}`: the profile schema has no field `{name}`{hint}"
@@ -478,8 +478,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
             ),
         )
         .file(claim.doc.clone())
-        .line(heading_line)
-        .help(codes::CLAIM_UNMATCHED.help)];
+        .line(heading_line)];
     }
     let (expected, what) = match &other {
         Other::Catalogue { values, text } => (values.clone(), format!("`{text}`")),
@@ -509,7 +508,6 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
                     .get(item.offset..item.offset + item.width)
                     .map_or(1, |t| t.chars().count().max(1)),
             )
-            .help(code.help)
     };
     let mut out = Vec::new();
     let mut first: BTreeMap<&str, usize> = BTreeMap::new();
@@ -554,8 +552,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
                     ),
                 )
                 .file(claim.doc.clone())
-                .at(line, col)
-                .help(codes::CLAIM_SET_MISSING.help),
+                .at(line, col),
             );
         }
     }

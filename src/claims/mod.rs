@@ -36,8 +36,7 @@ pub fn verify(cat: &Catalogue, graph: &Graph, templates: &Templates) -> Vec<Diag
         return vec![Diagnostic::new(
             &codes::COMPATIBILITY_MODE,
             "no catalogue.yaml: no documents, rule tables or claims are declared, so there is nothing to verify",
-        )
-        .help(codes::COMPATIBILITY_MODE.help)];
+        )];
     }
     let mut out = docs::check(cat, graph);
     out.extend(globs::check(cat));
@@ -111,8 +110,7 @@ fn regions_of<'c>(cat: &'c Catalogue, templates: &Templates) -> Regions<'c> {
             out.problems.push(
                 Diagnostic::new(code, p.message)
                     .file(path.clone())
-                    .line(p.line)
-                    .help(code.help),
+                    .line(p.line),
             );
         }
         for region in parsed.regions {
@@ -120,8 +118,7 @@ fn regions_of<'c>(cat: &'c Catalogue, templates: &Templates) -> Regions<'c> {
                 out.problems.push(
                     Diagnostic::new(code, format!("region `{}`: {msg}", region.label()))
                         .file(path.clone())
-                        .line(region.begin_line)
-                        .help(code.help),
+                        .line(region.begin_line),
                 )
             });
             out.regions.push(State {
@@ -204,8 +201,7 @@ pub fn plan_sync(cat: &Catalogue, templates: &Templates) -> Result<SyncPlan, Vec
                         &codes::UNREADABLE,
                         format!("cannot re-read `{}` to rewrite it", doc.path),
                     )
-                    .file(doc.path.clone())
-                    .help(codes::UNREADABLE.help),
+                    .file(doc.path.clone()),
                 );
                 continue;
             }

@@ -65,8 +65,7 @@ pub fn check(
                         bound.as_str(),
                         arith::show(r)
                     ),
-                )
-                .help(codes::CLAIM_POLICY.help),
+                ),
             ),
             Err(e) => errors.push(bad(format!("`{src}` cannot be evaluated: {e}"))),
         }

@@ -9,7 +9,7 @@ use super::numbers;
 use super::query::Bound;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::audit_report::Facts;
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::ClaimDecl;
 use crate::model::Catalogue;
 use regex::Regex;
@@ -233,7 +233,6 @@ fn config_error(claim: &ClaimDecl, file: &str, text: &str, msg: String) -> Diagn
     )
     .file(file)
     .line(line)
-    .help(codes::CLAIM_INVALID.help)
 }
 
 fn check_one(
@@ -303,8 +302,7 @@ fn check_one(
                     config_error(claim, file, ytext, String::new())
                         .line
                         .unwrap_or(1),
-                )
-                .help(codes::CLAIM_SECTION_MISSING.help)]
+                )]
             }
         },
     };
@@ -342,8 +340,7 @@ fn check_one(
                 format!("claim `{}`: the pattern no longer matches in `{}` — reworded? this claim would go unchecked", claim.name, claim.doc),
             )
             .file(claim.doc.clone())
-            .line(heading_line)
-            .help(codes::CLAIM_UNMATCHED.help),
+            .line(heading_line),
         );
     }
     out
@@ -368,8 +365,7 @@ fn judge(
                     .help(format!("write {expected} here, or correct the claim's query if the sentence counts something else")),
             ),
             Err(numbers::Unreadable(w)) => Some(
-                here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{w}` is not a number auditbook can read; {what} is {expected}"))
-                    .help(codes::CLAIM_NUMBER_UNREADABLE.help),
+                here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{w}` is not a number auditbook can read; {what} is {expected}")),
             ),
         }
     };
@@ -397,8 +393,7 @@ fn judge(
                 Some((v, _)) => vec![here(
                     &codes::REPORT_VERDICT_DRIFT,
                     format!("the document says `{}` ({v}), the audit report `{report}` says {}", written.trim(), f.verdict),
-                )
-                .help(codes::REPORT_VERDICT_DRIFT.help)],
+                )],
                 None => vec![here(&codes::REPORT_WORD_UNKNOWN, format!("`{}` is not a verdict auditbook knows", written.trim()))
                     .help("write production-ready / produktionsreif or not production-ready / nicht produktionsreif")],
             }
@@ -415,16 +410,14 @@ fn judge(
                         here(&codes::CLAIM_ID_UNKNOWN, format!("the document lists `{id}`, which is not among the report's {key} ({src})"))
                             .at(line, col)
                             .width(id.chars().count())
-                            .id(id.clone())
-                            .help(codes::CLAIM_ID_UNKNOWN.help),
+                            .id(id.clone()),
                     );
                 }
             }
             for id in want.iter().filter(|id| !found.iter().any(|(f, _)| f == *id)) {
                 out.push(
                     here(&codes::CLAIM_ID_MISSING, format!("the audit report `{report}` lists `{id}` under {key}, the document does not"))
-                        .id(id.clone())
-                        .help(codes::CLAIM_ID_MISSING.help),
+                        .id(id.clone()),
                 );
             }
             out
@@ -456,8 +449,7 @@ fn statuses(
                 here(
                     &codes::REPORT_WORD_UNKNOWN,
                     format!("`{}` is not a status auditbook knows", word.trim()),
-                )
-                .help(codes::REPORT_WORD_UNKNOWN.help),
+                ),
             );
             continue;
         };
@@ -468,7 +460,7 @@ fn statuses(
                 here(&codes::CLAIM_COUNT, format!("the document says {n} {} , the audit report `{}` has {expected} {status}", word.trim(), f.file).replace(" ,", ","))
                     .help(format!("write {expected} here")),
             ),
-            Err(numbers::Unreadable(u)) => out.push(here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{u}` is not a number auditbook can read; the report has {expected} {status}")).help(codes::CLAIM_NUMBER_UNREADABLE.help)),
+            Err(numbers::Unreadable(u)) => out.push(here(&codes::CLAIM_NUMBER_UNREADABLE, format!("`{u}` is not a number auditbook can read; the report has {expected} {status}"))),
         }
     }
     out

@@ -94,7 +94,6 @@ fn one(cat: &Catalogue, claim: &ClaimDecl, r: &RequireDecl) -> Vec<Diagnostic> {
             .file(c.file.to_string())
             .line(c.body_line.max(1))
             .id(c.id.to_string())
-            .help(codes::CLAIM_REQUIREMENT.help)
         };
         for s in &r.sections {
             if !c.sections.iter().any(|x| x.title.as_str() == s.as_str()) {

@@ -9,7 +9,7 @@
 use super::query::{self, Kind, Query, Scope};
 use super::{numbers, tally};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::load::text::LineIndex;
+use crate::text::line_index::LineIndex;
 use crate::model::config::{ClaimDecl, TableClaimDecl};
 use crate::model::outline::{Row, Table};
 use crate::model::{Catalogue, Document};
@@ -354,8 +354,7 @@ pub fn check(
             ),
         )
         .file(claim.doc.clone())
-        .line(heading_line)
-        .help(codes::CLAIM_UNMATCHED.help)];
+        .line(heading_line)];
     };
     let mut out = Vec::new();
     let header_names: Vec<&str> = table.header.iter().map(|h| plain(&h.text)).collect();
@@ -370,7 +369,6 @@ pub fn check(
         )
         .file(claim.doc.clone())
         .line(table.line)
-        .help(codes::CLAIM_UNMATCHED.help)
     };
     let key_col = match &decl.key {
         None => 0,
@@ -421,8 +419,7 @@ pub fn check(
                     format!("a row for `{key}`, but {why}"),
                 )
                 .width(written.chars().count())
-                .id(key.clone())
-                .help(codes::CLAIM_TABLE_ROW_UNKNOWN.help),
+                .id(key.clone()),
             );
             continue;
         }
@@ -434,8 +431,7 @@ pub fn check(
                     key_col,
                     format!("a second row for `{key}` (the first is at line {first})"),
                 )
-                .id(key.clone())
-                .help(codes::CLAIM_TABLE_ROW_UNKNOWN.help),
+                .id(key.clone()),
             );
             continue;
         }
@@ -475,8 +471,7 @@ fn unwritten_rows(
                 )
                 .file(claim.doc.clone())
                 .line(table.line)
-                .id(key.clone())
-                .help(codes::CLAIM_TABLE_ROW_MISSING.help),
+                .id(key.clone()),
             );
         }
     }
@@ -526,8 +521,7 @@ fn total(
                 ),
             )
             .file(claim.doc.clone())
-            .line(table.line)
-            .help(codes::CLAIM_TABLE_ROW_MISSING.help),
+            .line(table.line),
         ),
         _ => {}
     }
@@ -574,8 +568,7 @@ fn compare(
             ),
             Err(numbers::Unreadable(w)) => out.push(
                 ctx.at(&codes::CLAIM_NUMBER_UNREADABLE, row, col, format!("{what}: `{w}` is not a number auditbook can read; {text} is {expected}"))
-                    .id(key)
-                    .help(codes::CLAIM_NUMBER_UNREADABLE.help),
+                    .id(key),
             ),
         },
         Value::Tally(expected) => {
@@ -594,8 +587,7 @@ fn compare(
                 };
                 out.push(
                     ctx.at(&codes::CLAIM_TALLY_UNREADABLE, row, col, msg)
-                        .id(key)
-                        .help(codes::CLAIM_TALLY_UNREADABLE.help),
+                        .id(key),
                 );
             }
             for (bucket, want) in expected {

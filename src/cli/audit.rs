@@ -6,7 +6,7 @@ use super::common::{self, Failure};
 use super::formats::AuditFormat;
 use super::inputs;
 use crate::audit::report::{self, Options};
-use crate::audit::verdict::{Policy, Verdict};
+use crate::audit::verdict::Verdict;
 use crate::audit::{self as audit_lib, gate, score};
 use crate::diag::codes;
 use crate::load::data_file::{self, DataFile};
@@ -22,8 +22,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Which statuses are findings
-    #[arg(long, value_enum, default_value_t = Policy::FailOrPartial)]
-    pub policy: Policy,
+    #[arg(long, value_enum, default_value_t = inputs::PolicyArg::FailOrPartial)]
+    pub policy: inputs::PolicyArg,
     /// Write the report to FILE instead of stdout
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -105,13 +105,14 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let cat = &loaded.catalogue;
     let gates =
         gate::Gates::new(cat, args.min_score, args.fail_on.as_deref()).map_err(Failure::Message)?;
-    let Some(checked) = accepted(
+    let Some(input) = accepted(
         cli,
-        inputs::profile(cat, &args.profile, args.server.as_deref())?,
+        inputs::chosen(cat, &args.profile, args.server.as_deref())?,
     ) else {
         return Ok(super::EXIT_FINDINGS);
     };
-    let results_path = chosen(&args.results, &checked.profile.results);
+    let checked = input.checked;
+    let results_path = chosen(&args.results, &input.results);
     if !args.probe && (args.target.stdio.is_some() || args.target.url.is_some()) {
         return Err(Failure::Message(
             "--stdio and --url name the server for --probe; add --probe to probe it".into(),
@@ -125,7 +126,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
     let Some(results_file) = accepted(cli, read) else {
         return Ok(super::EXIT_FINDINGS);
     };
-    let read = match chosen(&args.waivers, &checked.profile.waivers) {
+    let read = match chosen(&args.waivers, &input.waivers) {
         None => Ok(None),
         Some((p, shown)) => inputs::data(&p, &shown, &codes::WAIVER_INVALID)?.map(Some),
     };
@@ -142,7 +143,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> Result<u8, Failure> {
             file: waivers_file.as_ref(),
             as_of: &as_of,
         },
-        args.policy,
+        args.policy.into(),
     );
     let score = score::score(cat, &run.audit);
 
@@ -352,7 +353,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), Failure> {
     let fail = |e| Failure::io(format!("cannot write `{}`", path.display()))(e);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.exists() {
-            std::fs::create_dir_all(dir).map_err(fail)?;
+            crate::write::dir(dir).map_err(fail)?;
         }
     }
     crate::write::file(path, text).map_err(fail)

@@ -6,7 +6,6 @@ use crate::diag::{Diagnostic, Summary};
 use crate::load::{self, Loaded};
 use crate::render::diagnostics;
 use crate::render::emit::{self, Emitter};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 pub use super::failure::Failure;
@@ -54,7 +53,7 @@ pub fn color(cli: &Cli) -> bool {
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
+                && super::output::stdout_is_terminal()
         }
     }
 }

@@ -112,8 +112,7 @@ pub fn verify(
                 ),
             )
             .file(e.file.clone())
-            .line(claims_file::key_line(&e.text, "claims"))
-            .help(codes::CLAIMS_SOURCE_MISSING.help),
+            .line(claims_file::key_line(&e.text, "claims")),
         ),
         None => {}
     }

@@ -73,7 +73,10 @@ fn find(asked: &str) -> Result<&'static Code, Failure> {
         })
         .min_by_key(|(d, c)| (*d, c.code));
     let hint = match nearest {
-        Some((d, c)) if d <= 3 => format!("; did you mean {} `{}`?", c.code, c.name),
+        Some((d, c)) if d <= 3 => format!(
+            "; {}",
+            crate::text::suggest::phrase(&format!("{} `{}`", c.code, c.name))
+        ),
         _ => "; `docs/lint-codes.md` lists every code".to_string(),
     };
     Err(Failure::Message(format!(

@@ -66,7 +66,13 @@ pub fn run(
         cache.borrow_mut().insert(rel.to_string(), t.clone());
         t
     };
-    let all = fix::fixes_with(&loaded.catalogue, &diags, &text_of, &templates);
+    let all = fix::fixes_with(
+        &loaded.catalogue,
+        before.graph(),
+        &diags,
+        &text_of,
+        &templates,
+    );
     let unsafe_fixes = args.unsafe_fixes;
     let wanted: Vec<Fix> = all
         .iter()

@@ -4,7 +4,7 @@
 use super::args::{Cli, InitArgs};
 use super::common::{self, Failure};
 use crate::init::{infer, starter};
-use crate::load::config::FILE_NAME;
+use crate::model::config::FILE_NAME;
 use crate::write::Change;
 
 pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
@@ -64,11 +64,11 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
     }
     for (p, _) in &files {
         if let Some(dir) = root.join(p).parent() {
-            std::fs::create_dir_all(dir)
+            crate::write::dir(dir)
                 .map_err(Failure::io(format!("cannot create `{}`", dir.display())))?;
         }
     }
-    let session = crate::write::Session::begin(&root, || {
+    let writing = crate::write::Session::begin(&root, || {
         super::output::eprint(
             "auditbook: waiting for another auditbook run that is changing this catalogue\n",
         )
@@ -78,30 +78,36 @@ pub fn run(cli: &Cli, args: &InitArgs) -> Result<u8, Failure> {
         .iter()
         .map(|(p, t)| Change::Create(root.join(p), t.clone()))
         .collect();
-    session
+    writing
         .apply("init", &changes)
         .map_err(Failure::io("nothing was written"))?;
     if !args.from_existing {
         // The README's generated region is rendered by the engine itself, from the files just
         // written, so the starter verifies clean whatever the templates hold.
-        let loaded = crate::load::load(&root)?;
+        let session = crate::session::Session::from_loaded(crate::load::load(&root)?);
+        let loaded = session.loaded();
         let templates = common::templates(cli)?;
-        let graph = crate::graph::Graph::build(&loaded.catalogue);
-        let diags = crate::claims::verify(&loaded.catalogue, &graph, &templates);
+        let diags = crate::claims::verify(&loaded.catalogue, session.graph(), &templates);
         let read = |rel: &str| {
             crate::load::text::read_limited(&root.join(rel))
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
                 .map(std::sync::Arc::from)
         };
-        let fixes = crate::fix::fixes_with(&loaded.catalogue, &diags, &read, &templates);
+        let fixes = crate::fix::fixes_with(
+            &loaded.catalogue,
+            session.graph(),
+            &diags,
+            &read,
+            &templates,
+        );
         let chosen: Vec<&crate::fix::Fix> = fixes.iter().collect();
         let edited = crate::fix::apply::edit(&chosen, &read).map_err(Failure::Message)?;
         let changes: Vec<Change> = edited
             .into_iter()
             .map(|e| Change::Write(root.join(&e.file), e.after))
             .collect();
-        session
+        writing
             .apply("init", &changes)
             .map_err(Failure::io("cannot write the generated region"))?;
     }
@@ -131,7 +137,7 @@ fn documents(root: &std::path::Path, cat: &crate::model::Catalogue) -> Vec<(Stri
     let Ok(entries) = std::fs::read_dir(root) else {
         return Vec::new();
     };
-    let fence = crate::load::confine::Fence::new(root);
+    let fence = crate::confine::Fence::new(root);
     let mut out: Vec<(String, String)> = entries
         .flatten()
         .filter(|e| fence.contains(&e.path()))

@@ -7,6 +7,7 @@ mod common;
 mod completions;
 mod diff;
 mod elsewhere;
+mod exit;
 mod explain;
 mod failure;
 mod fix;
@@ -37,13 +38,9 @@ mod test;
 mod verify;
 
 pub use args::{Cli, Command};
+pub use exit::{EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK};
 
 use std::process::ExitCode;
-
-/// Exit codes of the catalogue format, section 8.
-pub const EXIT_OK: u8 = 0;
-pub const EXIT_FINDINGS: u8 = 1;
-pub const EXIT_FAILURE: u8 = 2;
 
 pub fn main() -> ExitCode {
     let cli = match parse() {
@@ -79,13 +76,12 @@ fn parse() -> Result<Cli, clap::Error> {
 /// Help, version and argument errors, through the same writer as everything else (clap's own
 /// printing ignores a failed write and exits 0).
 fn usage(e: &clap::Error) -> u8 {
-    use std::io::IsTerminal;
     let to_stderr = e.use_stderr();
     let styled = e.render();
     let colour = if to_stderr {
-        std::io::stderr().is_terminal()
+        output::stderr_is_terminal()
     } else {
-        std::io::stdout().is_terminal()
+        output::stdout_is_terminal()
     };
     let text = if colour {
         styled.ansi().to_string()
@@ -111,7 +107,7 @@ fn usage(e: &clap::Error) -> u8 {
 
 /// Run one command; `Err` means the engine could not do its job (exit 2).
 pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
-    crate::load::confine::allow(&cli.allow_path);
+    crate::confine::allow(&cli.allow_path);
     match &cli.command {
         Command::Lint(a) if a.fixing.wanted() => {
             fix::run(cli, fix::Scope::Lint(a.verify), &a.fixing, a.format)

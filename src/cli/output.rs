@@ -34,6 +34,16 @@ pub fn stderr_was_closed() {
     STDERR_CLOSED.store(true, Ordering::SeqCst);
 }
 
+/// Whether stdout is a terminal (colour is for people, not for pipes and files).
+pub fn stdout_is_terminal() -> bool {
+    io::IsTerminal::is_terminal(&io::stdout())
+}
+
+/// Whether stderr is a terminal.
+pub fn stderr_is_terminal() -> bool {
+    io::IsTerminal::is_terminal(&io::stderr())
+}
+
 /// Write `text` to stdout. `Err` ends the run, quietly when the pipe was closed.
 pub fn print(text: &str) -> Result<(), Failure> {
     if text.is_empty() {

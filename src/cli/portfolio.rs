@@ -4,9 +4,10 @@ use super::args::Cli;
 use super::common::{self, Failure};
 use super::formats::PortfolioFormat;
 use super::inputs;
-use crate::audit::portfolio::{self, Matrix, Portfolio};
-use crate::audit::verdict::{Policy, Verdict};
+use crate::audit::portfolio::{self, Matrix};
+use crate::audit::verdict::Verdict;
 use crate::diag::codes;
+use crate::load::portfolio::Portfolio;
 use crate::render::text_table;
 use clap::Args;
 use std::path::PathBuf;
@@ -20,8 +21,8 @@ pub struct PortfolioArgs {
     #[arg(long = "results-dir", value_name = "DIR")]
     pub results_dir: Option<PathBuf>,
     /// Which statuses are findings
-    #[arg(long, value_enum, default_value_t = Policy::FailOrPartial)]
-    pub policy: Policy,
+    #[arg(long, value_enum, default_value_t = inputs::PolicyArg::FailOrPartial)]
+    pub policy: inputs::PolicyArg,
     /// The day waivers are judged on, YYYY-MM-DD (default: today, UTC)
     #[arg(long = "as-of", value_name = "DATE")]
     pub as_of: Option<String>,
@@ -45,7 +46,7 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
             return Ok(super::EXIT_FINDINGS);
         }
     };
-    if !portfolio::looks_like(&file.value) {
+    if !crate::load::portfolio::looks_like(&file.value) {
         return Err(Failure::Message(format!(
             "`{shown}` is not a portfolio (no `servers` list); for one profile use `auditbook audit`"
         )));
@@ -60,7 +61,7 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         }
         p.use_results_dir(dir, &inputs::shown(dir));
     }
-    let (m, diags, sources) = portfolio::matrix(cat, &p, args.policy, &as_of);
+    let (m, diags, sources) = portfolio::matrix(cat, &p, p.read_all(), args.policy.into(), &as_of);
     inputs::eprint_problems(cli, &diags, &sources);
     let text = match fmt {
         PortfolioFormat::Json => common::json_text(&m)?,
@@ -163,7 +164,7 @@ fn human(m: &Matrix) -> String {
 }
 
 /// `https://…/repo, path sub, ignoring examples, tests/fixtures/*`
-pub fn source_line(s: &crate::audit::portfolio::ServerSource) -> String {
+pub fn source_line(s: &crate::load::portfolio::ServerSource) -> String {
     let mut parts = Vec::new();
     if let Some(r) = &s.repo {
         parts.push(r.clone());

@@ -10,14 +10,14 @@ use super::common::{self, Failure};
 use super::formats::TextFormat;
 use super::inputs;
 use super::probe::{read_existing, ProbeArgs};
-use crate::audit::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
+use crate::confine::{plain_file_name, shown_path};
 use crate::diag::{codes, Diagnostic, SourceMap};
 use crate::evidence::merge;
 use crate::evidence::probe;
 use crate::evidence::probe::client::Target;
 use crate::evidence::probe::observe::{Observation, Reach};
 use crate::evidence::probe::summary::Summary;
-use crate::load::confine::{plain_file_name, shown_path};
+use crate::load::portfolio::{self, Portfolio, ServerEntry, ServerTarget};
 use clap::Args;
 use futures::stream::StreamExt;
 use std::path::{Path, PathBuf};
@@ -109,8 +109,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     let dir = pa.results_dir.clone();
     let dir_shown = inputs::shown(&dir);
     if !dir.exists() {
-        std::fs::create_dir_all(&dir)
-            .map_err(Failure::io(format!("cannot create `{dir_shown}`")))?;
+        crate::write::dir(&dir).map_err(Failure::io(format!("cannot create `{dir_shown}`")))?;
     } else if !dir.is_dir() {
         return Err(Failure::Message(format!(
             "--results-dir `{dir_shown}` is not a directory"
@@ -223,7 +222,8 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
         Ok(t) => t,
         Err(why) => return skipped(s, why),
     };
-    let checked = match sh.portfolio.profile_of(sh.cat, s) {
+    let profile = sh.portfolio.read_profile(s);
+    let checked = match crate::audit::portfolio::profile_of(sh.cat, sh.portfolio, s, profile) {
         Ok(c) => c,
         Err(crate::load::data_file::DataError::Unreadable(m)) => return skipped(s, m),
         Err(crate::load::data_file::DataError::Invalid {

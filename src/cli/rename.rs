@@ -10,10 +10,7 @@ pub fn run(cli: &Cli, args: &RenameArgs) -> Result<u8, Failure> {
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     let loaded = session.loaded();
-    let date = args
-        .date
-        .clone()
-        .unwrap_or_else(crate::audit::waivers::today);
+    let date = args.date.clone().unwrap_or_else(crate::model::date::today);
     let done = rename::rename(&writing, &loaded.catalogue, &args.old, &args.new, &date)
         .map_err(|e| Failure::Message(e.0))?;
     let prefix = common::prefix(cli);

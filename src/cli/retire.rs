@@ -20,8 +20,13 @@ pub fn run(cli: &Cli, args: &RetireArgs) -> Result<u8, Failure> {
         replaced_by: args.replaced_by.as_deref(),
     };
     if args.rewrite {
-        let done = crate::maintain::rewrite::retire_rewriting(&writing, &loaded.catalogue, &req)
-            .map_err(|e| Failure::Message(e.0))?;
+        let done = crate::maintain::rewrite::retire_rewriting(
+            &writing,
+            &loaded.catalogue,
+            session.graph(),
+            &req,
+        )
+        .map_err(|e| Failure::Message(e.0))?;
         return rewritten(cli, args, fmt, &done);
     }
     retire::retire(&writing, &loaded.catalogue, &req).map_err(|e| Failure::Message(e.0))?;

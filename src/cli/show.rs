@@ -41,9 +41,10 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
         }
     }
     let Some(c) = cat.check(&args.id) else {
-        let hint = crate::load::check::suggest(&args.id, cat.checks.iter().map(|c| c.id.as_str()))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
+        let hint =
+            crate::text::suggest::did_you_mean(&args.id, cat.checks.iter().map(|c| c.id.as_str()))
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default();
         return Err(Failure::Message(format!(
             "no check `{}` in this catalogue{hint}",
             args.id

@@ -15,7 +15,7 @@ pub fn run(cli: &Cli, args: &super::args::TestArgs) -> Result<u8, Failure> {
     let templates = common::templates(cli)?;
     let (cases, mut problems) = expect::discover(cat);
     crate::diag::normalise(&mut problems);
-    let outcomes = expect::evaluate(cat, &templates, &cases);
+    let outcomes = expect::evaluate(cat, session.graph(), &templates, &cases);
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
     let bad_files = problems
         .iter()

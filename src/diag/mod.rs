@@ -92,6 +92,15 @@ impl Diagnostic {
         self
     }
 
+    /// A finding-specific help when there is one (a "did you mean"); otherwise the registered
+    /// help stays.
+    pub fn help_if(self, help: Option<String>) -> Self {
+        match help {
+            Some(h) => self.help(h),
+            None => self,
+        }
+    }
+
     pub fn id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
         self

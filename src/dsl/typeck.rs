@@ -241,7 +241,7 @@ impl Checker<'_> {
                 &name.value,
                 self.schema.sets.keys().map(String::as_str),
             ) {
-                Some(s) => format!("did you mean `set({})`?", quote(s)),
+                Some(s) => crate::text::suggest::phrase(&format!("`set({})`", quote(s))),
                 None if self.schema.sets.is_empty() => "no set is declared for these \
 expressions: named sets (`sets:` in catalogue.yaml) hold check ids, for `where` over check fields"
                     .to_string(),
@@ -297,7 +297,7 @@ expressions: named sets (`sets:` in catalogue.yaml) hold check ids, for `where` 
                 quote(&value.value),
                 vocabulary(&spec)
             ),
-            closest(&value.value, &spec).map(|v| format!("did you mean {}?", quote(&v))),
+            closest(&value.value, &spec).map(|v| crate::text::suggest::phrase(&quote(&v))),
         );
         true
     }
@@ -362,7 +362,7 @@ expressions: named sets (`sets:` in catalogue.yaml) hold check ids, for `where` 
                     quote(&lit.value),
                     vocabulary(spec)
                 ),
-                closest(&lit.value, spec).map(|v| format!("did you mean {}?", quote(&v))),
+                closest(&lit.value, spec).map(|v| crate::text::suggest::phrase(&quote(&v))),
             );
         }
         !outside.is_empty()
@@ -549,12 +549,7 @@ fn field_help(name: &str, schema: &Schema) -> Option<String> {
             nested.join("`, `")
         ));
     }
-    if let Some(same) = schema.fields.keys().find(|k| k.eq_ignore_ascii_case(name)) {
-        return Some(format!("did you mean `{same}`?"));
-    }
-    crate::text::suggest::suggest(name, schema.fields.keys().map(String::as_str))
-        .map(str::to_string)
-        .map(|s| format!("did you mean `{s}`?"))
+    crate::text::suggest::did_you_mean(name, schema.fields.keys().map(String::as_str))
 }
 
 #[cfg(test)]

@@ -74,11 +74,13 @@ pub fn read(path: &Path) -> Result<Imported, String> {
     let mut out = Imported::default();
     for f in files {
         let shown = f.display().to_string();
-        let bytes = crate::load::text::read_limited(&f).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+        let bytes = crate::load::text::read_limited(&f)
+            .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
         let checks: Vec<SuiteCheck> = serde_json::from_slice(&bytes).map_err(|e| {
             format!("`{shown}` is not a conformance results file (an array of checks): {e}")
         })?;
-        out.checks.extend(checks.into_iter().map(|c| (shown.clone(), c)));
+        out.checks
+            .extend(checks.into_iter().map(|c| (shown.clone(), c)));
         out.files.push(shown);
     }
     Ok(out)
@@ -93,8 +95,7 @@ fn matches(pattern: &str, id: &str) -> bool {
 
 fn not_testable(c: &SuiteCheck) -> bool {
     c.status == "FAILURE"
-        && c
-            .error_message
+        && c.error_message
             .as_deref()
             .is_some_and(|m| m.trim_start().starts_with("Not testable"))
 }
@@ -127,7 +128,10 @@ pub fn contribution(cat: &Catalogue, ids: &[String], imported: &Imported) -> Con
             .map(|(_, s)| s)
             .filter(|s| wanted.iter().any(|w| matches(w, &s.id)))
             .collect();
-        let fails: Vec<&&SuiteCheck> = seen.iter().filter(|s| s.status == "FAILURE" && !not_testable(s)).collect();
+        let fails: Vec<&&SuiteCheck> = seen
+            .iter()
+            .filter(|s| s.status == "FAILURE" && !not_testable(s))
+            .collect();
         let warns: Vec<&&SuiteCheck> = seen.iter().filter(|s| s.status == "WARNING").collect();
         let passed: Vec<&&SuiteCheck> = seen.iter().filter(|s| s.status == "SUCCESS").collect();
         let mut evidence: Vec<String> = fails.iter().chain(&warns).map(|s| line(s)).collect();
@@ -159,7 +163,10 @@ pub fn contribution(cat: &Catalogue, ids: &[String], imported: &Imported) -> Con
         };
         let mut evidence = evidence;
         if evidence.is_empty() {
-            evidence.push(format!("[conformance] none of {} in the results read", wanted.join(", ")));
+            evidence.push(format!(
+                "[conformance] none of {} in the results read",
+                wanted.join(", ")
+            ));
         }
         results.push((
             c.id.to_string(),
@@ -199,7 +206,10 @@ mod tests {
             status: status.into(),
             error_message: Some(msg.into()),
         };
-        assert!(not_testable(&c("FAILURE", "Not testable: no diagnostic tool")));
+        assert!(not_testable(&c(
+            "FAILURE",
+            "Not testable: no diagnostic tool"
+        )));
         assert!(!not_testable(&c("FAILURE", "Expected HTTP 400, got 200")));
     }
 }

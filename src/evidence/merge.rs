@@ -57,13 +57,20 @@ fn status_of(v: &Json) -> &str {
 }
 
 fn list_of(v: &Json, key: &str) -> Vec<Json> {
-    v.get(key).and_then(Json::as_array).cloned().unwrap_or_default()
+    v.get(key)
+        .and_then(Json::as_array)
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// Combine the results of several sources on one check.
 fn combine(parts: Vec<(&'static str, Json)>) -> Json {
     if parts.len() == 1 {
-        return parts.into_iter().next().map(|(_, v)| v).unwrap_or(Json::Null);
+        return parts
+            .into_iter()
+            .next()
+            .map(|(_, v)| v)
+            .unwrap_or(Json::Null);
     }
     let best = parts
         .iter()
@@ -122,7 +129,10 @@ pub fn merge(
         Some(Json::Object(m)) => m,
         _ => Map::new(),
     };
-    if let (false, Some(n)) = (meta.contains_key("server_name"), server_name.filter(|n| !n.is_empty())) {
+    if let (false, Some(n)) = (
+        meta.contains_key("server_name"),
+        server_name.filter(|n| !n.is_empty()),
+    ) {
         meta.insert("server_name".into(), json!(n));
     }
     if let (false, Some(v)) = (meta.contains_key("catalogue_version"), catalogue_version) {
@@ -146,7 +156,10 @@ pub fn merge(
     let mut by_id: BTreeMap<String, Vec<(&'static str, Json)>> = BTreeMap::new();
     for c in contributions {
         for (id, v) in &c.results {
-            by_id.entry(id.clone()).or_default().push((c.source, v.clone()));
+            by_id
+                .entry(id.clone())
+                .or_default()
+                .push((c.source, v.clone()));
         }
     }
     let mut merged = Merged::default();
@@ -177,7 +190,10 @@ pub fn merge(
             out.insert(k, v);
         }
     }
-    out.insert("results".into(), Json::Object(results.into_iter().collect()));
+    out.insert(
+        "results".into(),
+        Json::Object(results.into_iter().collect()),
+    );
     (Json::Object(out), merged)
 }
 
@@ -198,15 +214,33 @@ mod tests {
         let c = |source, status: &str| Contribution {
             source,
             block: json!({}),
-            results: vec![("A-001".into(), json!({"status": status, "evidence": [format!("{source} saw it")], "source": source}))],
+            results: vec![(
+                "A-001".into(),
+                json!({"status": status, "evidence": [format!("{source} saw it")], "source": source}),
+            )],
             stamp: None,
         };
-        let (v, m) = merge(Json::Null, &[c("scan", "pass"), c("probe", "fail")], None, None, false);
+        let (v, m) = merge(
+            Json::Null,
+            &[c("scan", "pass"), c("probe", "fail")],
+            None,
+            None,
+            false,
+        );
         assert_eq!(v["results"]["A-001"]["status"], "fail");
         assert_eq!(v["results"]["A-001"]["source"], "scan+probe");
-        assert_eq!(v["results"]["A-001"]["evidence"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            v["results"]["A-001"]["evidence"].as_array().map(Vec::len),
+            Some(2)
+        );
         assert_eq!(m.written, vec!["A-001"]);
-        let (v, _) = merge(Json::Null, &[c("scan", "pass"), c("probe", "not_verified")], None, None, false);
+        let (v, _) = merge(
+            Json::Null,
+            &[c("scan", "pass"), c("probe", "not_verified")],
+            None,
+            None,
+            false,
+        );
         assert_eq!(v["results"]["A-001"]["status"], "pass");
         let person = json!({"results": {"A-001": {"status": "pass", "evidence": ["x"]}}});
         let (v, m) = merge(person, &[c("probe", "fail")], None, None, false);
@@ -214,8 +248,20 @@ mod tests {
         assert_eq!(m.kept, vec!["A-001"]);
         assert!(is_machine(Some("scan+probe")));
         let old = json!({"probe": {"target": "old", "reached": true}, "results": {}});
-        let (v, _) = merge(old, &[Contribution { block: json!({"target": "new", "reached": false}), ..c("probe", "fail") }], None, None, false);
-        assert_eq!(v["probe"]["target"], "new", "the block of this run replaces the last one");
+        let (v, _) = merge(
+            old,
+            &[Contribution {
+                block: json!({"target": "new", "reached": false}),
+                ..c("probe", "fail")
+            }],
+            None,
+            None,
+            false,
+        );
+        assert_eq!(
+            v["probe"]["target"], "new",
+            "the block of this run replaces the last one"
+        );
         assert!(!is_machine(Some("alice")));
     }
 }

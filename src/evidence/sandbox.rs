@@ -98,7 +98,9 @@ fn bwrap_args(bwrap: &Path, scratch: &Path) -> Vec<String> {
     );
     // The command runs where auditbook was started, read-only (bound again, as it may lie
     // under the fresh /tmp), so a relative `python3 server.py` finds its file.
-    let cwd = std::env::current_dir().ok().map(|c| c.display().to_string());
+    let cwd = std::env::current_dir()
+        .ok()
+        .map(|c| c.display().to_string());
     if let Some(c) = &cwd {
         a.extend(["--ro-bind".to_string(), c.clone(), c.clone()]);
     }
@@ -128,7 +130,7 @@ impl Launch {
             .map_err(|e| format!("cannot make the server's scratch folder: {e}"))?;
         let dir = scratch.path().to_path_buf();
         for sub in ["home", "cache", "tmp"] {
-            std::fs::create_dir_all(dir.join(sub))
+            crate::write::dir(&dir.join(sub))
                 .map_err(|e| format!("cannot make the server's scratch folder: {e}"))?;
         }
         let mut env = vec![

@@ -89,6 +89,9 @@ mod tests {
         assert_eq!(quote("abcdef", 3), "abc… (3 more characters cut)");
         assert_eq!(quote("Zürich", 10), "Zürich");
         let lines = bounded((0..10).map(|i| i.to_string()).collect(), 4);
-        assert_eq!(lines, vec!["0", "1", "2", "… and 7 more observations not quoted"]);
+        assert_eq!(
+            lines,
+            vec!["0", "1", "2", "… and 7 more observations not quoted"]
+        );
     }
 }

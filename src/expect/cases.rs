@@ -57,7 +57,7 @@ const VERDICTS: &[&str] = &["production-ready", "not-production-ready", "incompl
 /// root-relative paths. A folder without any is no error: most catalogues declare none.
 pub fn files(cat: &Catalogue) -> Vec<String> {
     let dir = cat.root.join(super::DIR);
-    let fence = crate::load::confine::Fence::new(&cat.root);
+    let fence = crate::confine::Fence::new(&cat.root);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
@@ -80,7 +80,7 @@ pub fn discover(cat: &Catalogue) -> (Vec<Case>, Vec<Diagnostic>) {
     let mut cases = Vec::new();
     let mut problems = Vec::new();
     if !cat.config.tests.is_empty() {
-        let rel = crate::load::config::FILE_NAME;
+        let rel = crate::model::config::FILE_NAME;
         // Read again as data, for the line of each entry; the loader already reported the
         // file's own problems.
         if let Ok(f) = data_file::read(&cat.root.join(rel), rel, &codes::TEST_INVALID) {
@@ -94,11 +94,9 @@ pub fn discover(cat: &Catalogue) -> (Vec<Case>, Vec<Diagnostic>) {
                 read_cases(cat, &f, &rel, true, &mut cases, &mut problems);
             }
             Err(DataError::Invalid { diagnostics, .. }) => problems.extend(diagnostics),
-            Err(DataError::Unreadable(m)) => problems.push(
-                Diagnostic::new(&codes::TEST_INVALID, m)
-                    .file(rel.clone())
-                    .help(codes::TEST_INVALID.help),
-            ),
+            Err(DataError::Unreadable(m)) => {
+                problems.push(Diagnostic::new(&codes::TEST_INVALID, m).file(rel.clone()))
+            }
         }
     }
     (cases, problems)
@@ -112,11 +110,7 @@ fn read_cases(
     cases: &mut Vec<Case>,
     problems: &mut Vec<Diagnostic>,
 ) {
-    let bad = |path: &str, msg: String| {
-        f.at(&codes::TEST_INVALID, path, msg)
-            .file(rel.to_string())
-            .help(codes::TEST_INVALID.help)
-    };
+    let bad = |path: &str, msg: String| f.at(&codes::TEST_INVALID, path, msg).file(rel.to_string());
     let Some(list) = f.value.get("tests").and_then(Value::as_array) else {
         problems.push(bad(
             "tests",
@@ -142,10 +136,9 @@ fn read_cases(
             continue;
         };
         let before = problems.len();
-        for k in m.keys().filter(|k| !CASE_KEYS.contains(&k.as_str())) {
-            let hint = crate::load::check::suggest(k, CASE_KEYS.iter().copied())
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
+        for (k, hint) in crate::text::suggest::unknown_keys(m.keys().map(String::as_str), CASE_KEYS)
+        {
+            let hint = hint.map(|s| format!(" ({s})")).unwrap_or_default();
             problems.push(bad(
                 &format!("{at}.{k}"),
                 format!("unknown key `{k}`{hint}"),

@@ -4,9 +4,9 @@
 use super::cases::{Case, Kind, Score};
 use crate::audit::applicability::{self, Status};
 use crate::audit::{profile, score, verdict};
+use crate::confine::Fence;
 use crate::diag::{codes, Diagnostic};
 use crate::graph::Graph;
-use crate::load::confine::Fence;
 use crate::load::data_file::{self, DataError};
 use crate::model::Catalogue;
 use crate::render::templates::Templates;
@@ -31,7 +31,12 @@ impl Outcome {
     }
 }
 
-pub fn evaluate(cat: &Catalogue, templates: &Templates, cases: &[Case]) -> Vec<Outcome> {
+pub fn evaluate(
+    cat: &Catalogue,
+    graph: &Graph,
+    templates: &Templates,
+    cases: &[Case],
+) -> Vec<Outcome> {
     let mut claim_findings: Option<Vec<Diagnostic>> = None;
     cases
         .iter()
@@ -47,9 +52,8 @@ pub fn evaluate(cat: &Catalogue, templates: &Templates, cases: &[Case]) -> Vec<O
             match &case.kind {
                 Kind::Profile { .. } => profile_case(cat, case, &mut o),
                 Kind::Document { document, claims } => {
-                    let found = claim_findings.get_or_insert_with(|| {
-                        crate::claims::verify(cat, &Graph::build(cat), templates)
-                    });
+                    let found = claim_findings
+                        .get_or_insert_with(|| crate::claims::verify(cat, graph, templates));
                     for c in claims {
                         o.expected.push(format!("claim {c}: passes"));
                         let head = format!("claim `{c}`");
@@ -93,7 +97,9 @@ fn profile_case(cat: &Catalogue, case: &Case, o: &mut Outcome) {
         return;
     };
     let checked = match path(cat, profile_path).and_then(|p| {
-        profile::load(cat, &p, profile_path, None).map_err(|e| unusable(profile_path, e))
+        data_file::read(&p, profile_path, &codes::PROFILE_INVALID)
+            .and_then(|f| profile::of_file(cat, f))
+            .map_err(|e| unusable(profile_path, e))
     }) {
         Ok(c) => c,
         Err(m) => {

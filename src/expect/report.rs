@@ -69,7 +69,6 @@ pub fn findings(outcomes: &[Outcome]) -> Vec<Diagnostic> {
             )
             .file(o.file.clone())
             .line(o.line)
-            .help(codes::TEST_FAILED.help)
         })
         .collect()
 }

@@ -5,7 +5,8 @@
 use super::text::line_range;
 use super::{Fix, Safety, TextEdit, TextOf};
 use crate::diag::{codes, Diagnostic};
-use crate::load::check::{is_bare_date, OPTIONAL, REQUIRED};
+use crate::load::check::is_bare_date;
+use crate::model::fields::{OPTIONAL, REQUIRED};
 use crate::model::Catalogue;
 
 pub fn fixes(cat: &Catalogue, diags: &[Diagnostic], text_of: TextOf<'_>) -> Vec<Fix> {

@@ -5,12 +5,11 @@ use super::text::{offset, token_at};
 use super::{Fix, Safety, TextEdit, TextOf};
 use crate::diag::{codes, Diagnostic};
 use crate::graph::{Graph, Successor};
-use crate::model::Catalogue;
 
 /// How far past the finding's position the link's destination may end (a long link text).
 const LINK_REACH: usize = 4000;
 
-pub fn fixes(cat: &Catalogue, diags: &[Diagnostic], text_of: TextOf<'_>) -> Vec<Fix> {
+pub fn fixes(graph: &Graph, diags: &[Diagnostic], text_of: TextOf<'_>) -> Vec<Fix> {
     let relevant: Vec<&Diagnostic> = diags
         .iter()
         .filter(|d| d.code == codes::LINK_RETIRED.code)
@@ -18,7 +17,6 @@ pub fn fixes(cat: &Catalogue, diags: &[Diagnostic], text_of: TextOf<'_>) -> Vec<
     if relevant.is_empty() {
         return Vec::new();
     }
-    let graph = Graph::build(cat);
     relevant
         .into_iter()
         .filter_map(|d| {

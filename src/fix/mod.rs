@@ -56,30 +56,37 @@ pub type TextOf<'a> = &'a dyn Fn(&str) -> Option<Arc<str>>;
 /// (so an editor can pass unsaved buffers). Regions render with the embedded templates.
 pub fn fixes(
     cat: &Catalogue,
+    graph: &crate::graph::Graph,
     diags: &[Diagnostic],
     text_of: &dyn Fn(&str) -> Option<Arc<str>>,
 ) -> Vec<Fix> {
     match Templates::new(None) {
-        Ok(t) => fixes_with(cat, diags, text_of, &t),
-        Err(_) => fixes_without_regions(cat, diags, text_of),
+        Ok(t) => fixes_with(cat, graph, diags, text_of, &t),
+        Err(_) => fixes_without_regions(cat, graph, diags, text_of),
     }
 }
 
 /// `fixes` with the command's templates (`--templates DIR`) for generated regions.
 pub fn fixes_with(
     cat: &Catalogue,
+    graph: &crate::graph::Graph,
     diags: &[Diagnostic],
     text_of: TextOf<'_>,
     templates: &Templates,
 ) -> Vec<Fix> {
-    let mut out = fixes_without_regions(cat, diags, text_of);
+    let mut out = fixes_without_regions(cat, graph, diags, text_of);
     out.extend(regions::fixes(cat, diags, text_of, templates));
     finish(out)
 }
 
-fn fixes_without_regions(cat: &Catalogue, diags: &[Diagnostic], text_of: TextOf<'_>) -> Vec<Fix> {
+fn fixes_without_regions(
+    cat: &Catalogue,
+    graph: &crate::graph::Graph,
+    diags: &[Diagnostic],
+    text_of: TextOf<'_>,
+) -> Vec<Fix> {
     let mut out = Vec::new();
-    out.extend(links::fixes(cat, diags, text_of));
+    out.extend(links::fixes(graph, diags, text_of));
     out.extend(manifest::fixes(cat, diags, text_of));
     out.extend(frontmatter::fixes(cat, diags, text_of));
     out.extend(sections::fixes(cat, diags, text_of));

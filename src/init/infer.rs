@@ -335,7 +335,7 @@ fn retired_candidates(cat: &Catalogue) -> BTreeMap<String, BTreeSet<String>> {
     let Ok(token) = Regex::new(r"\b([A-Z]{2,6})-(\d{3})\b") else {
         return BTreeMap::new();
     };
-    let id_re = crate::load::id_regex(&cat.config);
+    let id_re = cat.config.id_regex();
     let known = cat.known_ids();
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for c in &cat.checks {

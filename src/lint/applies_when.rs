@@ -3,11 +3,10 @@
 
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl;
-use crate::model::Check;
+use crate::dsl::analysis::code_for;
 #[cfg(any(test, feature = "internals"))]
 use crate::model::Catalogue;
-
-pub use crate::dsl::analysis::code_for;
+use crate::model::Check;
 
 #[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {

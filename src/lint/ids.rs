@@ -2,14 +2,12 @@
 //! categories, and ids used twice.
 
 use crate::diag::{codes, Diagnostic};
-#[cfg(any(test, feature = "internals"))]
-use crate::load::id_regex;
 use crate::model::{Catalogue, Check, Mode};
 use std::path::Path;
 
 #[cfg(any(test, feature = "internals"))]
 pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
-    let id_re = id_regex(&cat.config);
+    let id_re = cat.config.id_regex();
     let mut out: Vec<Diagnostic> = cat
         .checks
         .iter()
@@ -29,14 +27,11 @@ pub fn one(cat: &Catalogue, id_re: &regex::Regex, c: &Check) -> Vec<Diagnostic> 
             .id(c.id.clone())
     };
     if !id_re.is_match(&c.id) {
-        out.push(
-            at(
-                "id",
-                &codes::ID_PATTERN,
-                format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
-            )
-            .help(codes::ID_PATTERN.help),
-        );
+        out.push(at(
+            "id",
+            &codes::ID_PATTERN,
+            format!("id `{}` does not match `{}`", c.id, id_re.as_str()),
+        ));
     }
     let stem = Path::new(&c.file)
         .file_stem()
@@ -57,25 +52,22 @@ pub fn one(cat: &Catalogue, id_re: &regex::Regex, c: &Check) -> Vec<Diagnostic> 
     }
     let prefix = c.id.split('-').next().unwrap_or("");
     if prefix != c.category {
-        out.push(
-            at(
-                "category",
-                &codes::ID_CATEGORY,
-                format!(
-                    "category is `{}` but the id's prefix is `{prefix}`",
-                    c.category
-                ),
-            )
-            .help(codes::ID_CATEGORY.help),
-        );
+        out.push(at(
+            "category",
+            &codes::ID_CATEGORY,
+            format!(
+                "category is `{}` but the id's prefix is `{prefix}`",
+                c.category
+            ),
+        ));
     }
     if cat.mode == Mode::Declared && !cat.is_category(&c.category) {
         let declared = cat.categories.join(", ");
-        let help = match crate::load::check::suggest(
+        let help = match crate::text::suggest::did_you_mean(
             &c.category,
             cat.categories.iter().map(String::as_str),
         ) {
-            Some(s) => format!("did you mean `{s}`? declared: {declared}"),
+            Some(s) => format!("{s} declared: {declared}"),
             None => format!("declare it in catalogue.yaml; declared: {declared}"),
         };
         out.push(
@@ -115,8 +107,7 @@ pub fn duplicates(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(c.file.clone())
                 .at(c.field_line("id"), 1)
-                .id(id)
-                .help(codes::DUPLICATE_ID.help),
+                .id(id),
             );
         }
     }

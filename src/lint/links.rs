@@ -204,15 +204,12 @@ impl<'c> Follow<'c> {
                 }
             }
         }
-        Some(
-            at(
-                s,
-                l,
-                &codes::LINK_TARGET_MISSING,
-                format!("link `{}` leads to `{path}`, which does not exist", l.dest),
-            )
-            .help(codes::LINK_TARGET_MISSING.help),
-        )
+        Some(at(
+            s,
+            l,
+            &codes::LINK_TARGET_MISSING,
+            format!("link `{}` leads to `{path}`, which does not exist", l.dest),
+        ))
     }
 
     /// A link into a Markdown file to a heading or anchor it does not have.
@@ -241,8 +238,8 @@ impl<'c> Follow<'c> {
         }
         let help = known
             .as_ref()
-            .and_then(|k| crate::load::check::suggest(fragment, k.iter().map(String::as_str)))
-            .map(|s| format!("did you mean `#{s}`?"))
+            .and_then(|k| crate::text::suggest::suggest(fragment, k.iter().map(String::as_str)))
+            .map(|s| crate::text::suggest::phrase(&format!("`#{s}`")))
             .unwrap_or_else(|| codes::LINK_FRAGMENT_MISSING.help.into());
         Some(d.help(help))
     }

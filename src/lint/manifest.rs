@@ -19,8 +19,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(m.file.clone())
                 .at(e.line, 1)
-                .id(e.id.clone())
-                .help(codes::MANIFEST_DUPLICATE.help),
+                .id(e.id.clone()),
             );
         } else {
             listed.insert(&e.id, e.line);
@@ -36,8 +35,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(m.file.clone())
                 .at(*line, 1)
-                .id(*id)
-                .help(codes::MANIFEST_ONLY.help),
+                .id(*id),
             );
         }
     }
@@ -50,8 +48,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 )
                 .file(c.file.clone())
                 .at(c.field_line("id"), 1)
-                .id(c.id.clone())
-                .help(codes::FILE_ONLY.help),
+                .id(c.id.clone()),
             );
         }
     }

@@ -33,7 +33,7 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
 /// check's file; none reads another check's frontmatter, except a link's target (which the
 /// language server accounts for by re-judging the checks whose links name an edited file).
 pub fn per_check(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
-    let id_re = crate::load::id_regex(&cat.config);
+    let id_re = cat.config.id_regex();
     let schema = cat.config.profile_schema();
     // Typing an expression is the costly part: spread the checks over the cores. `collect`
     // keeps their order, and the caller sorts, so scheduling never shows.
@@ -141,7 +141,6 @@ fn compatibility_note(cat: &Catalogue) -> Option<Diagnostic> {
                 cat.checks.len()
             ),
         )
-        .help(codes::COMPATIBILITY_MODE.help)
     })
 }
 

@@ -96,8 +96,7 @@ fn to_retired(
                     &codes::MENTION_RETIRED,
                     format!("mentions `{id}`, {phrase}"),
                 )
-                .level(level)
-                .help(codes::MENTION_RETIRED.help),
+                .level(level),
             )
         }
         EdgeKind::Covers => {

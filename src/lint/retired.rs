@@ -12,7 +12,7 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     if cat.mode == Mode::Compatibility {
         return out;
     }
-    let cfg = crate::load::config::FILE_NAME;
+    let cfg = crate::model::config::FILE_NAME;
     let mut seen = BTreeSet::new();
     let lines = crate::graph::retired_lines(cat);
     for r in &cat.config.retired {
@@ -35,8 +35,7 @@ pub fn check(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                 )
                 .file(c.file.clone())
                 .at(c.field_line("id"), 1)
-                .id(r.id.clone())
-                .help(codes::RETIRED_REUSED.help),
+                .id(r.id.clone()),
             );
             continue;
         }
@@ -63,25 +62,19 @@ fn entry<'r>(
         );
     }
     if !crate::model::date::is_calendar_date(&r.retired) {
-        out.push(
-            at(
-                &codes::RETIRED_INVALID,
-                format!(
-                    "retirement date `{}` is not a calendar day written YYYY-MM-DD",
-                    r.retired
-                ),
-            )
-            .help(codes::RETIRED_INVALID.help),
-        );
+        out.push(at(
+            &codes::RETIRED_INVALID,
+            format!(
+                "retirement date `{}` is not a calendar day written YYYY-MM-DD",
+                r.retired
+            ),
+        ));
     }
     if r.merged_into.is_some() && r.replaced_by.is_some() {
-        out.push(
-            at(
-                &codes::RETIRED_INVALID,
-                format!("`{}` names both merged_into and replaced_by", r.id),
-            )
-            .help(codes::RETIRED_INVALID.help),
-        );
+        out.push(at(
+            &codes::RETIRED_INVALID,
+            format!("`{}` names both merged_into and replaced_by", r.id),
+        ));
     }
 }
 
@@ -97,29 +90,20 @@ fn successor(
         return;
     };
     if cat.retired(first).is_some() && cat.check(first).is_none() {
-        out.push(
-            at(
-                &codes::SUCCESSOR_RETIRED,
-                format!("`{}` points at `{first}`, which is itself retired", r.id),
-            )
-            .help(codes::SUCCESSOR_RETIRED.help),
-        );
+        out.push(at(
+            &codes::SUCCESSOR_RETIRED,
+            format!("`{}` points at `{first}`, which is itself retired", r.id),
+        ));
     }
     match graph.successor(&r.id) {
-        Successor::Dangling(m) => out.push(
-            at(
-                &codes::SUCCESSOR_UNKNOWN,
-                format!("`{}`'s successor `{m}` is not a check", r.id),
-            )
-            .help(codes::SUCCESSOR_UNKNOWN.help),
-        ),
-        Successor::Cycle(ids) => out.push(
-            at(
-                &codes::RETIRED_CYCLE,
-                format!("retired ids point at each other: {}", ids.join(" → ")),
-            )
-            .help(codes::RETIRED_CYCLE.help),
-        ),
+        Successor::Dangling(m) => out.push(at(
+            &codes::SUCCESSOR_UNKNOWN,
+            format!("`{}`'s successor `{m}` is not a check", r.id),
+        )),
+        Successor::Cycle(ids) => out.push(at(
+            &codes::RETIRED_CYCLE,
+            format!("retired ids point at each other: {}", ids.join(" → ")),
+        )),
         Successor::Live(_) | Successor::None => {}
     }
 }
@@ -161,10 +145,9 @@ fn gaps(cat: &Catalogue) -> Vec<Diagnostic> {
                         &codes::NUMBERING_GAP,
                         format!("{id} is neither a check nor retired"),
                     )
-                    .file(crate::load::config::FILE_NAME)
+                    .file(crate::model::config::FILE_NAME)
                     .line(config_line(cat, &format!("prefix: {prefix}")))
-                    .id(id)
-                    .help(codes::NUMBERING_GAP.help),
+                    .id(id),
                 );
             }
         }

@@ -37,24 +37,18 @@ fn mapping(
     let checks = rule.checks();
     match (checks.is_empty(), rule.coverage) {
         (true, Some(Coverage::None)) => None,
-        (true, _) => Some(
-            at(
-                &codes::RULE_WITHOUT_CHECKS,
-                format!("rule `{}` maps to no checks", rule.id),
-            )
-            .help(codes::RULE_WITHOUT_CHECKS.help),
-        ),
-        (false, Some(Coverage::None)) => Some(
-            at(
-                &codes::GAP_WITH_CHECKS,
-                format!(
-                    "rule `{}` declares coverage: none but maps to {}",
-                    rule.id,
-                    checks.join(", ")
-                ),
-            )
-            .help(codes::GAP_WITH_CHECKS.help),
-        ),
+        (true, _) => Some(at(
+            &codes::RULE_WITHOUT_CHECKS,
+            format!("rule `{}` maps to no checks", rule.id),
+        )),
+        (false, Some(Coverage::None)) => Some(at(
+            &codes::GAP_WITH_CHECKS,
+            format!(
+                "rule `{}` declares coverage: none but maps to {}",
+                rule.id,
+                checks.join(", ")
+            ),
+        )),
         (false, _) => {
             let live: Vec<_> = checks.iter().filter_map(|id| cat.check(id)).collect();
             let advisory_only =
@@ -68,7 +62,6 @@ fn mapping(
                         checks.join(", ")
                     ),
                 )
-                .help(codes::ADVISORY_ONLY.help)
             })
         }
     }
@@ -104,8 +97,7 @@ fn sources_agree(rule: &Rule, out: &mut Vec<Diagnostic>) {
                     )
                     .file(o.file().to_string())
                     .line(o.line())
-                    .id(rule.id.clone())
-                    .help(codes::RULE_SOURCES_DISAGREE.help),
+                    .id(rule.id.clone()),
                 );
             }
         }
@@ -127,8 +119,7 @@ fn id_is_file_name(rule: &Rule, out: &mut Vec<Diagnostic>) {
                     )
                     .file(file.clone())
                     .line(2)
-                    .id(rule.id.clone())
-                    .help(codes::RULE_ID_FILE.help),
+                    .id(rule.id.clone()),
                 );
             }
         }
@@ -144,11 +135,11 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
         match crate::select::compile(cat, src, "require_coverage") {
             Ok(expr) => match crate::select::select(cat, &expr) {
                 Ok(checks) => required.extend(checks.into_iter().map(|c| c.id.as_str())),
-                Err(d) => out.push(d.file(crate::load::config::FILE_NAME).line(line)),
+                Err(d) => out.push(d.file(crate::model::config::FILE_NAME).line(line)),
             },
             Err(ds) => out.extend(ds.into_iter().map(|d| {
                 crate::select::under(d, &codes::COVERAGE_EXPRESSION)
-                    .file(crate::load::config::FILE_NAME)
+                    .file(crate::model::config::FILE_NAME)
                     .line(line)
             })),
         }
@@ -162,9 +153,8 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                         &codes::COVERAGE_EXPRESSION,
                         format!("rules.tables `{}`: require_coverage `{src}` does not parse or type against check fields", t.set_name()),
                     )
-                    .file(crate::load::config::FILE_NAME)
-                    .line(crate::graph::config_line(cat, src))
-                    .help(codes::COVERAGE_EXPRESSION.help),
+                    .file(crate::model::config::FILE_NAME)
+                    .line(crate::graph::config_line(cat, src)),
                 );
                 continue;
             };
@@ -177,8 +167,7 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                         Diagnostic::new(&codes::NOT_COVERED, format!("`{}` must be covered by a rule of set `{}` (its require_coverage), but no rule of that set maps to it", c.id, t.set_name()))
                             .file(c.file.to_string())
                             .at(c.field_line("id"), 1)
-                            .id(c.id.to_string())
-                            .help(codes::NOT_COVERED.help),
+                            .id(c.id.to_string()),
                     );
                 }
             }
@@ -191,8 +180,7 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                     Diagnostic::new(&codes::NOT_COVERED, format!("`{id}` must be covered by a rule (require_coverage), but no rule maps to it"))
                         .file(c.file.clone())
                         .at(c.field_line("id"), 1)
-                        .id(id)
-                        .help(codes::NOT_COVERED.help),
+                        .id(id),
                 );
             }
         }

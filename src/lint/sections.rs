@@ -40,8 +40,7 @@ pub fn one(cat: &Catalogue, c: &Check) -> Vec<Diagnostic> {
                 )
                 .file(c.file.clone())
                 .line(pc.line as usize)
-                .id(c.id.clone())
-                .help(codes::NO_PASS_CRITERIA.help),
+                .id(c.id.clone()),
             );
         }
     }

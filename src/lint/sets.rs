@@ -37,8 +37,8 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 }
                 None => {
                     let known = cat.checks_by_id().into_iter().map(|c| c.id.as_str());
-                    let hint = crate::text::suggest::suggest(id, known)
-                        .map(|s| format!("did you mean `{s}`? "))
+                    let hint = crate::text::suggest::did_you_mean(id, known)
+                        .map(|s| format!("{s} "))
                         .unwrap_or_default();
                     Diagnostic::new(
                         &codes::SET_ID_UNKNOWN,
@@ -48,7 +48,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 }
             };
             out.push(
-                d.file(crate::load::config::FILE_NAME)
+                d.file(crate::model::config::FILE_NAME)
                     .line(line)
                     .id(id.clone()),
             );

@@ -12,7 +12,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
     let Some(rs) = &cat.config.require_sources else {
         return Vec::new();
     };
-    let config_file = crate::load::config::FILE_NAME;
+    let config_file = crate::model::config::FILE_NAME;
     // The `where:` line, so the finding sits on the expression it is about (found only for
     // a finding: positions are parsed on first use).
     let line = || {
@@ -59,8 +59,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     )
                     .file(c.file.clone())
                     .line(s.line as usize)
-                    .id(c.id.clone())
-                    .help(codes::SOURCE_LINK_DEFECT.help),
+                    .id(c.id.clone()),
                 );
             }
         }

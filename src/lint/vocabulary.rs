@@ -86,6 +86,13 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
         }
         let key = format!("profile.fields.{field}.values");
         let line = cat.config.positions.line_of(&key).unwrap_or(1);
+        // The first dead value as written on that line, else the line's first character.
+        let column = cat
+            .sources
+            .get(crate::model::config::FILE_NAME)
+            .and_then(|t| t.lines().nth(line.saturating_sub(1)))
+            .map(|l| column_of(l, dead[0]))
+            .unwrap_or(1);
         let listed: Vec<String> = dead.iter().map(|v| format!("`{v}`")).collect();
         let noun = if dead.len() == 1 { "value" } else { "values" };
         out.push(
@@ -96,12 +103,25 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                     listed.join(", ")
                 ),
             )
-            .file(crate::load::config::FILE_NAME)
-            .at(line, 1)
-            .help(codes::VOCABULARY_VALUE_DEAD.help),
+            .file(crate::model::config::FILE_NAME)
+            .at(line, column)
+            .width(dead[0].chars().count()),
         );
     }
     out
+}
+
+/// The 1-based character column of `value` on `line` as a whole word (not inside a longer
+/// value), else of the line's first non-blank character.
+fn column_of(line: &str, value: &str) -> usize {
+    let is_word = |c: char| c.is_alphanumeric() || c == '-' || c == '_' || c == '/';
+    let at = line.match_indices(value).map(|(i, _)| i).find(|&i| {
+        let before = line[..i].chars().next_back();
+        let after = line[i + value.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    });
+    let byte = at.unwrap_or(line.len() - line.trim_start().len());
+    line[..byte].chars().count() + 1
 }
 
 fn compared(u: &Uses, v: &str) -> bool {

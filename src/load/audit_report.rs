@@ -70,9 +70,7 @@ struct WithId {
 pub fn read(path: &Path) -> Result<Facts, Diagnostic> {
     let shown = path.display().to_string();
     let unreadable = |msg: String, line: Option<usize>| {
-        let d = Diagnostic::new(&codes::REPORT_UNREADABLE, msg)
-            .file(shown.clone())
-            .help(codes::REPORT_UNREADABLE.help);
+        let d = Diagnostic::new(&codes::REPORT_UNREADABLE, msg).file(shown.clone());
         match line {
             Some(l) => d.line(l),
             None => d,

@@ -2,17 +2,19 @@
 //! and references. Every field problem in a file is reported at once; a file with any of them
 //! yields no `Check` (its id still counts as existing, see `BrokenCheck`).
 
-use super::frontmatter::{self, describe, Fields, Split};
+use super::frontmatter::{self, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Code, Diagnostic};
+use crate::model::check::Frontmatter;
 use crate::model::config::BaselineConfig;
+use crate::model::fields::{OPTIONAL, REQUIRED};
 use crate::model::{Adoption, Check, Criterion, Section, Source};
+use crate::text::suggest::{did_you_mean, unknown_keys};
+use crate::text::yaml_value::describe;
 use compact_str::CompactString;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 
-// The format's keys, required first; `model::fields::FIELDS` owns the list.
-pub use crate::model::fields::{OPTIONAL, REQUIRED};
 pub const PASS_CRITERIA: &str = "Pass Criteria";
 
 /// What typing a check needs to know about the catalogue.
@@ -217,8 +219,7 @@ impl Reader<'_> {
         if allowed.iter().any(|a| a.as_ref() == found) {
             return Some(found);
         }
-        let help = suggest(&found, allowed.iter().map(AsRef::as_ref))
-            .map(|s| format!("did you mean `{s}`?"));
+        let help = did_you_mean(&found, allowed.iter().map(AsRef::as_ref));
         self.err(
             code,
             key,
@@ -251,8 +252,6 @@ pub fn is_bare_date(raw: &str) -> bool {
         })
 }
 
-pub use crate::text::suggest::suggest;
-
 fn type_fields(
     split: &Split<'_>,
     fields: Fields,
@@ -264,7 +263,7 @@ fn type_fields(
         errors: Vec::new(),
     };
 
-    let extra = unknown_keys(&mut r, split, vocab);
+    let extra = frontmatter_keys(&mut r, split, vocab);
     let id = r.string("id", true);
     let title = r.string("title", true);
     let category = r.string("category", true);
@@ -309,40 +308,33 @@ fn type_fields(
             Some(adoption),
             Some(spec_baseline),
             Some(evidence_required),
-        ) => Ok(Check {
-            id: id.into(),
-            title,
-            category: category.into(),
-            severity: severity.into(),
-            applies_when: applies_when.into(),
-            spec_baseline: spec_baseline.into(),
-            adoption,
-            evidence_required,
-            rare: crate::model::check::Rare {
-                pdf_ref,
-                spec_ref,
-                extra,
-                defaulted,
-                spec_baseline_alias: alias,
-                probes,
-                conformance,
-                scan,
-                spec_baseline_unquoted_date: unquoted_date,
-            }
-            .boxed(),
-            file: CompactString::default(),
-            body_line: split.body_line,
-            sections: Box::default(),
-            pass_criteria: Box::default(),
-            references: Box::default(),
-            sources: Box::default(),
-            house_practice_line: 0,
-            links: Box::default(),
-            field_lines: crate::model::FieldLines::default(),
-            applies_when_column: 1,
-            source: crate::model::CheckText::Held(std::sync::Arc::from("")),
-            body_start: 0,
-        }),
+        ) => {
+            let head = Frontmatter {
+                id: id.into(),
+                title,
+                category: category.into(),
+                severity: severity.into(),
+                applies_when: applies_when.into(),
+                spec_baseline: spec_baseline.into(),
+                adoption,
+                evidence_required,
+                rare: crate::model::check::Rare {
+                    pdf_ref,
+                    spec_ref,
+                    extra,
+                    defaulted,
+                    spec_baseline_alias: alias,
+                    probes,
+                    conformance,
+                    scan,
+                    spec_baseline_unquoted_date: unquoted_date,
+                },
+            };
+            let text = crate::model::CheckText::Held(std::sync::Arc::from(""));
+            let mut c = Check::new(head, CompactString::default(), text);
+            c.body_line = split.body_line;
+            Ok(c)
+        }
         // Every `None` above pushed an error, so this arm is unreachable in practice; it still
         // answers with a diagnostic rather than a panic.
         _ => Err(vec![Diagnostic::new(
@@ -355,7 +347,7 @@ fn type_fields(
 
 /// Keys first: an unknown key is the typo that silently changes nothing. Declared extra fields
 /// are kept as they are written.
-fn unknown_keys(
+fn frontmatter_keys(
     r: &mut Reader<'_>,
     split: &Split<'_>,
     vocab: &Vocab<'_>,
@@ -369,29 +361,29 @@ fn unknown_keys(
     let mut extra = BTreeMap::new();
     let mut key_errors = Vec::new();
     for (key, value) in &r.fields.map {
-        let Value::String(k) = key else {
-            let d = Diagnostic::new(
-                &codes::WRONG_TYPE,
-                format!("frontmatter keys must be strings, found {}", describe(key)),
-            )
-            .line(split.yaml_line);
-            key_errors.push(d);
-            continue;
-        };
-        if vocab.extra_fields.iter().any(|e| e == k) {
-            extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
-        } else if !known.contains(&k.as_str()) {
-            let help = match suggest(k, known.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`? (or declare `{k}` under extra_fields)"),
-                None => codes::UNKNOWN_FIELD.help.to_string(),
-            };
-            key_errors.push(
-                Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
-                    .at(r.line(k), 1)
-                    .width(k.chars().count())
-                    .help(help),
-            );
+        match key {
+            Value::String(k) if vocab.extra_fields.iter().any(|e| e == k) => {
+                extra.insert(k.clone(), serde_json::to_value(value).unwrap_or_default());
+            }
+            Value::String(_) => {}
+            _ => key_errors.push(
+                Diagnostic::new(
+                    &codes::WRONG_TYPE,
+                    format!("frontmatter keys must be strings, found {}", describe(key)),
+                )
+                .line(split.yaml_line),
+            ),
         }
+    }
+    let written = r.fields.map.keys().filter_map(Value::as_str);
+    for (k, help) in unknown_keys(written, &known) {
+        let help = help.map(|s| format!("{s} (or declare `{k}` under extra_fields)"));
+        key_errors.push(
+            Diagnostic::new(&codes::UNKNOWN_FIELD, format!("unknown field `{k}`"))
+                .at(r.line(k), 1)
+                .width(k.chars().count())
+                .help_if(help),
+        );
     }
     r.errors.extend(key_errors);
     extra
@@ -521,7 +513,7 @@ fn scan(r: &mut Reader<'_>) -> Vec<crate::model::scan::ScanRule> {
 
 /// Problems of a nested declaration (`probe`, `scan`), each at the line its key path names
 /// (`probe[1].steps[0].expect[2]`), not only at the key.
-fn nested_problems(r: &mut Reader<'_>, key: &str, problems: Vec<crate::model::probe::Problem>) {
+fn nested_problems(r: &mut Reader<'_>, key: &str, problems: Vec<crate::model::declared::Problem>) {
     let lines = crate::text::yaml_lines::key_lines(r.split.yaml);
     for p in problems {
         let at = crate::text::yaml_lines::line_of(&lines, &p.path)

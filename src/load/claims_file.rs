@@ -5,7 +5,7 @@
 //! both become one model, rooted where the documents are, so `verify` and `sync` run on it
 //! unchanged.
 
-use super::confine::Fence;
+use crate::confine::Fence;
 use super::markdown::IdRules;
 use super::{config, docs, link_dest, rules, text, Fatal, Loaded};
 use crate::diag::Diagnostic;
@@ -115,7 +115,7 @@ pub fn load(
     all.claims.extend(report_claims.iter().cloned());
     let positions = crate::model::config::KeyLines::of_text(std::sync::Arc::from(claims_text.as_str()));
 
-    let id_re = super::id_regex(&config);
+    let id_re = config.id_regex();
     let dir_name = Path::new(config.checks_dir())
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
@@ -135,7 +135,7 @@ pub fn load(
     let shared: Arc<str> = Arc::from(claims_text.as_str());
     sources.insert(file.clone(), Arc::clone(&shared));
     // Claim findings find their line in the text under the configuration's name.
-    sources.insert(config::FILE_NAME.to_string(), shared);
+    sources.insert(crate::model::config::FILE_NAME.to_string(), shared);
     let mut documents = Vec::new();
     let mut document_diagnostics = super::doc_globs::expand(&dir, &fence, &mut all);
     config.docs = all.docs.clone();
@@ -148,7 +148,7 @@ pub fn load(
                 documents.push(d);
             }
             Err(mut d) => {
-                if d.file.as_deref() == Some(config::FILE_NAME) {
+                if d.file.as_deref() == Some(crate::model::config::FILE_NAME) {
                     if let Some(line) = docs::declared_line(&all, &positions, &path) {
                         d = d.at(line, 1);
                     }
@@ -158,28 +158,24 @@ pub fn load(
         }
     }
     let mut table_rules = Vec::new();
-    for decl in config.rules.iter().flat_map(|r| &r.tables) {
+    for (i, decl) in config.rules.iter().flat_map(|r| &r.tables).enumerate() {
         if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
-            let (r, d) = rules::from_table(doc, decl);
+            let key = format!("rules.tables[{i}].section");
+            let at = positions.line_of(&key).unwrap_or(1);
+            let (r, d) = rules::from_table(doc, decl, at);
             table_rules.extend(r);
             diags.extend(d);
         }
     }
     diags.extend(document_diagnostics.iter().cloned());
-    let mut catalogue = Catalogue {
-        root: dir.clone(),
-        mode: Mode::Declared,
-        config,
-        categories: base.categories,
-        checks: base.checks,
-        broken: base.broken,
-        manifest: None,
-        rules: base.rules,
-        documents,
-        sources,
-        by_id: Vec::new(),
-    };
-    catalogue.index();
+    let mut catalogue = Catalogue::empty(dir.clone(), Mode::Declared);
+    catalogue.config = config;
+    catalogue.categories = base.categories;
+    catalogue.broken = base.broken;
+    catalogue.rules = base.rules;
+    catalogue.documents = documents;
+    catalogue.sources = sources;
+    catalogue.set_checks(base.checks);
     let rename = |d: Diagnostic| in_claims_file(d, &file);
     Ok(Elsewhere {
         loaded: Loaded {
@@ -200,30 +196,18 @@ pub fn load(
 /// A finding the shared parser and claim checks write against `catalogue.yaml`, pointed at
 /// the claims file that holds what they are about.
 pub fn in_claims_file(mut d: Diagnostic, file: &str) -> Diagnostic {
-    if d.file.as_deref() == Some(config::FILE_NAME) {
+    if d.file.as_deref() == Some(crate::model::config::FILE_NAME) {
         d.file = Some(file.to_string());
-        d.message = d.message.replace(config::FILE_NAME, file);
+        d.message = d.message.replace(crate::model::config::FILE_NAME, file);
         if let Some(h) = d.help.take() {
-            d.help = Some(h.replace(config::FILE_NAME, file));
+            d.help = Some(h.replace(crate::model::config::FILE_NAME, file));
         }
     }
     d
 }
 
 fn empty(root: &Path) -> Catalogue {
-    Catalogue {
-        root: root.to_path_buf(),
-        mode: Mode::Declared,
-        config: Config::default(),
-        categories: Vec::new(),
-        checks: Vec::new(),
-        broken: Vec::new(),
-        manifest: None,
-        rules: Vec::new(),
-        documents: Vec::new(),
-        sources: Default::default(),
-        by_id: Vec::new(),
-    }
+    Catalogue::empty(root, Mode::Declared)
 }
 
 /// A snapshot file as `auditbook snapshot` writes it.

@@ -2,15 +2,13 @@
 //! other shape error keeps serde_yaml's line, and values that parse but cannot be used (a bad
 //! regex) are reported here because loading cannot go on with them.
 
-use super::check::suggest;
 use super::frontmatter::{top_level_key, yaml_error};
 use crate::diag::{codes, Diagnostic};
-use crate::model::config::{Config, KeyLines, TOP_LEVEL_KEYS};
+use crate::model::config::{Config, KeyLines, FILE_NAME, TOP_LEVEL_KEYS};
+use crate::text::suggest::did_you_mean;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-pub const FILE_NAME: &str = "catalogue.yaml";
 
 /// Parse the configuration. A defect costs only the key it is in: an unknown key, or a key
 /// whose value has the wrong shape, is reported (with a "did you mean" or the line) and left
@@ -29,8 +27,7 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
             ),
         )
         .file(FILE_NAME)
-        .at(line, column)
-        .help(codes::CONFIG_INVALID.help);
+        .at(line, column);
         return (Config::default(), vec![d]);
     }
     // A tagged value is reported and its top-level key left out, like any other bad key.
@@ -138,16 +135,12 @@ fn salvage(
     for b in blocks {
         let at = |d: Diagnostic| d.file(FILE_NAME).at(b.line, 1).width(b.key.chars().count());
         if !TOP_LEVEL_KEYS.contains(&b.key) {
-            let help = match suggest(b.key, TOP_LEVEL_KEYS.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => codes::CONFIG_UNKNOWN_KEY.help.to_string(),
-            };
             diags.push(
                 at(Diagnostic::new(
                     &codes::CONFIG_UNKNOWN_KEY,
                     format!("unknown key `{}` in catalogue.yaml; it is ignored", b.key),
                 ))
-                .help(help),
+                .help_if(did_you_mean(b.key, TOP_LEVEL_KEYS.iter().copied())),
             );
             continue;
         }
@@ -159,8 +152,7 @@ fn salvage(
                         "`{}` is written twice in catalogue.yaml; the second one is ignored",
                         b.key
                     ),
-                ))
-                .help(codes::DUPLICATE_KEY.help),
+                )),
             );
             continue;
         }
@@ -196,8 +188,7 @@ fn salvage(
                     format!("catalogue.yaml could not be read as a whole: {e}"),
                 )
                 .file(FILE_NAME)
-                .line(1)
-                .help(codes::CONFIG_INVALID.help),
+                .line(1),
             );
             (Config::default(), diags)
         }
@@ -240,8 +231,7 @@ fn salvage_items(
                             format!("invalid `{key}` entry {}: {e}", i + 1),
                         )
                         .file(FILE_NAME)
-                        .line(line.unwrap_or(1))
-                        .help(codes::CONFIG_INVALID.help),
+                        .line(line.unwrap_or(1)),
                     );
                 }
                 if key == "categories" {
@@ -305,13 +295,12 @@ fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
     Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
         .file(FILE_NAME)
         .line(line_of(text, needle))
-        .help(codes::CONFIG_BAD_VALUE.help)
 }
 
 fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     if let Some(p) = &config.id_pattern {
-        if let Err(e) = super::compiled(p) {
+        if let Err(e) = crate::text::patterns::compiled(p) {
             diags.push(bad_value(
                 text,
                 "id_pattern",
@@ -391,7 +380,6 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
                 .unwrap_or(1);
             diags.push(
                 Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
-                    .help(codes::CONFIG_BAD_VALUE.help)
                     .file(FILE_NAME)
                     .line(line),
             )
@@ -430,7 +418,7 @@ fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
     };
     let mut diags = Vec::new();
     if let Some(p) = &rs.house_practice {
-        if let Err(e) = super::compiled(p) {
+        if let Err(e) = crate::text::patterns::compiled(p) {
             diags.push(
                 bad_value(
                     text,
@@ -470,7 +458,6 @@ fn validate_scoring(config: &Config) -> Vec<Diagnostic> {
             Diagnostic::new(&codes::SCORING_BAD_VALUE, message)
                 .file(FILE_NAME)
                 .line(config.positions.line_of(&path).unwrap_or(1))
-                .help(codes::SCORING_BAD_VALUE.help)
         })
         .collect()
 }

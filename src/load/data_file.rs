@@ -39,7 +39,6 @@ impl DataFile {
         Diagnostic::new(code, message)
             .file(self.shown.clone())
             .line(self.line(path))
-            .help(code.help)
     }
 }
 
@@ -110,7 +109,7 @@ pub fn from_bytes(
     bytes: Vec<u8>,
     invalid: &'static Code,
 ) -> Result<DataFile, DataError> {
-    let digest = crate::snapshot::sha256(&bytes);
+    let digest = crate::text::digest::sha256(&bytes);
     // Not UTF-8: the finding points at the first bad line; show it against a lossy reading.
     let lossy = std::str::from_utf8(&bytes)
         .is_err()
@@ -143,7 +142,7 @@ pub fn from_text(
         shown: shown.to_string(),
         path: PathBuf::from(shown),
         lines: KeyLines::of_text(Arc::from(text.as_str())),
-        digest: crate::snapshot::sha256(text.as_bytes()),
+        digest: crate::text::digest::sha256(text.as_bytes()),
         text,
         value,
         notes: Vec::new(),
@@ -166,8 +165,7 @@ pub fn parse(
             ),
         )
         .file(shown)
-        .at(line, column)
-        .help(invalid.help));
+        .at(line, column));
     }
     if json {
         let mut de = serde_json::Deserializer::from_str(text);
@@ -175,8 +173,7 @@ pub fn parse(
             Ok(Strict(v)) => Ok(v),
             Err(e) => Err(Diagnostic::new(invalid, format!("invalid JSON: {e}"))
                 .file(shown)
-                .at(e.line().max(1), e.column().max(1))
-                .help(invalid.help)),
+                .at(e.line().max(1), e.column().max(1))),
         };
     }
     if text.trim().is_empty() {
@@ -195,7 +192,6 @@ pub fn parse(
         Diagnostic::new(invalid, msg)
             .file(shown)
             .line(line)
-            .help(invalid.help)
     })
 }
 
@@ -280,7 +276,7 @@ fn to_json(v: &serde_yaml::Value, path: &str) -> Result<Value, (String, String)>
                             path.to_string(),
                             format!(
                                 "a key must be text; found {}",
-                                super::frontmatter::describe(other)
+                                crate::text::yaml_value::describe(other)
                             ),
                         ))
                     }

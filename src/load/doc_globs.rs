@@ -4,7 +4,7 @@
 //! path: no absolute pattern, no `..`, and a match behind a symbolic link that leads out of
 //! the repository is refused, never opened.
 
-use super::confine::{Escape, Fence};
+use crate::confine::{Escape, Fence};
 use crate::diag::{codes, Diagnostic};
 use crate::model::Config;
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ pub fn expand(root: &Path, fence: &Fence, config: &mut Config) -> Vec<Diagnostic
     for p in patterns {
         let (matches, problems) = matches_of(root, fence, &p);
         out.extend(problems.into_iter().map(|d| {
-            d.file(super::config::FILE_NAME)
+            d.file(crate::model::config::FILE_NAME)
                 .line(config.positions.line_of("docs").unwrap_or(1))
         }));
         globs.insert(p, matches);
@@ -61,11 +61,10 @@ fn matches_of(root: &Path, fence: &Fence, pattern: &str) -> (Vec<String>, Vec<Di
             &codes::PATH_REFUSED,
             format!(
                 "document glob `{}` {}",
-                super::confine::shown_path(pattern),
+                crate::confine::shown_path(pattern),
                 e.reason("the repository that holds the catalogue")
             ),
         )
-        .help(codes::PATH_REFUSED.help)
     };
     let given = Path::new(pattern);
     if given.is_absolute() || given.has_root() {
@@ -121,16 +120,13 @@ fn matches_of(root: &Path, fence: &Fence, pattern: &str) -> (Vec<String>, Vec<Di
         frontier = next;
     }
     if frontier.len() > MAX_MATCHES {
-        problems.push(
-            Diagnostic::new(
-                &codes::DOC_GLOB,
-                format!(
-                    "document glob `{pattern}` matches {} files; only the first {MAX_MATCHES} are read",
-                    frontier.len()
-                ),
-            )
-            .help(codes::DOC_GLOB.help),
-        );
+        problems.push(Diagnostic::new(
+            &codes::DOC_GLOB,
+            format!(
+                "document glob `{pattern}` matches {} files; only the first {MAX_MATCHES} are read",
+                frontier.len()
+            ),
+        ));
         frontier.truncate(MAX_MATCHES);
     }
     (frontier, problems)

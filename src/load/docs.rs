@@ -1,6 +1,6 @@
 //! Documents: the files `docs` names and the documents rule tables live in.
 
-use super::confine::Fence;
+use crate::confine::Fence;
 use super::markdown::{self, IdRules};
 use super::text;
 use crate::diag::{codes, Diagnostic};
@@ -85,12 +85,11 @@ pub fn read_declared(
             &codes::PATH_REFUSED,
             format!(
                 "{what} path `{}` ({keys}) {}",
-                super::confine::shown_path(path),
+                crate::confine::shown_path(path),
                 e.reason("the repository that holds the catalogue")
             ),
         )
-        .file(super::config::FILE_NAME)
-        .help(codes::PATH_REFUSED.help)
+        .file(crate::model::config::FILE_NAME)
     })?;
     let bytes = match overlay.and_then(|o| o.get(&full)) {
         Some(t) => Ok(t.as_bytes().to_vec()),
@@ -98,7 +97,7 @@ pub fn read_declared(
     }
     .map_err(|e| {
         Diagnostic::new(&codes::UNREADABLE, format!("cannot read {what} `{path}`: {e}"))
-            .file(super::config::FILE_NAME)
+            .file(crate::model::config::FILE_NAME)
             .help(format!("correct the path in catalogue.yaml ({keys})"))
     })?;
     if bytes.len() as u64 > text::MAX_FILE_BYTES {
@@ -109,8 +108,7 @@ pub fn read_declared(
                 text::MAX_FILE_BYTES
             ),
         )
-        .file(path)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(path));
     }
     text::decode(path, bytes)
 }

@@ -2,9 +2,9 @@
 //! read like declared documents, confined to the repository that holds the catalogue, so
 //! `verify` can hold them to the profile schema and show their lines.
 
-use super::confine::Fence;
 use super::docs::{read_declared, Declared};
 use super::text;
+use crate::confine::Fence;
 use crate::diag::Diagnostic;
 use crate::model::Config;
 use std::path::Path;
@@ -38,7 +38,7 @@ pub fn load(
                 });
             }
             // A refused or unreadable path is a defect of the line that declares it.
-            Err(d) if d.file.as_deref() == Some(super::config::FILE_NAME) => {
+            Err(d) if d.file.as_deref() == Some(crate::model::config::FILE_NAME) => {
                 diags.push(d.at(config.positions.line_of(&key).unwrap_or(1), 1))
             }
             Err(d) => diags.push(d),

@@ -43,8 +43,7 @@ pub fn split(text: &str) -> Result<Split<'_>, Diagnostic> {
                 shorten(first)
             ),
         )
-        .at(1, 1)
-        .help(codes::FRONTMATTER_MISSING.help));
+        .at(1, 1));
     }
     let after_open = first.len() + 1;
     // The closing delimiter: the first later line holding only `---`.
@@ -62,8 +61,7 @@ pub fn split(text: &str) -> Result<Split<'_>, Diagnostic> {
             &codes::FRONTMATTER_UNTERMINATED,
             "the frontmatter opened on line 1 is never closed: expected a `---` line",
         )
-        .at(1, 1)
-        .help(codes::FRONTMATTER_UNTERMINATED.help));
+        .at(1, 1));
     };
     // gray_matter reads the block from the head of the file only: the body is not its
     // business, and handing it the whole file cost as much as parsing the YAML.
@@ -76,8 +74,7 @@ pub fn split(text: &str) -> Result<Split<'_>, Diagnostic> {
             &codes::MISSING_FIELD,
             "the frontmatter block is empty; expected at least id, title, category, severity and applies_when",
         )
-        .at(1, 1)
-        .help(codes::MISSING_FIELD.help));
+        .at(1, 1));
     }
     // gray_matter trims the block, so the YAML starts at the block's first non-blank byte.
     let block = text.get(after_open..close_start).unwrap_or("");
@@ -113,7 +110,7 @@ fn line_of(text: &str, offset: usize) -> usize {
         .unwrap_or(1)
 }
 
-use crate::text::yaml_value::shorten;
+use crate::text::yaml_value::{describe, shorten};
 
 /// A parsed frontmatter mapping and the 1-based line of each top-level key.
 #[derive(Debug)]
@@ -138,8 +135,7 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
                     format!("key `{key}` appears twice: first on line {first}, again here"),
                 )
                 .at(line, 1)
-                .width(key.chars().count())
-                .help(codes::DUPLICATE_KEY.help),
+                .width(key.chars().count()),
             );
         } else {
             lines.insert(key.to_string(), line);
@@ -163,8 +159,7 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
                         super::yaml_depth::MAX_DEPTH
                     ),
                 )
-                .at(split.yaml_line + line - 1, column)
-                .help(codes::YAML_INVALID.help)]);
+                .at(split.yaml_line + line - 1, column)]);
             }
             serde_yaml::from_str::<Value>(split.yaml)
         }
@@ -185,8 +180,7 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
                 describe(&other)
             ),
         )
-        .at(split.yaml_line, 1)
-        .help(codes::YAML_INVALID.help)]),
+        .at(split.yaml_line, 1)]),
         Err(e) => Err(vec![yaml_error(&e, split.yaml_line)]),
     }
 }
@@ -276,7 +270,10 @@ pub fn yaml_error(e: &serde_yaml::Error, first_line: usize) -> Diagnostic {
     } else {
         &codes::YAML_INVALID
     };
-    let d = Diagnostic::new(code, format!("invalid YAML: {e}")).help(code.help);
+    let d = Diagnostic::new(
+        code,
+        format!("invalid YAML: {}", from_line(&e.to_string(), first_line)),
+    );
     match e.location() {
         Some(loc) => d.at(
             first_line + loc.line().saturating_sub(1),
@@ -284,6 +281,25 @@ pub fn yaml_error(e: &serde_yaml::Error, first_line: usize) -> Diagnostic {
         ),
         None => d.line(first_line),
     }
+}
+
+/// serde_yaml's message with the places it names (`at line 2 column 14`) counted in the file,
+/// as the finding's own line is: line 2 of YAML that starts on line 2 of its file is line 3.
+fn from_line(message: &str, first_line: usize) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(i) = rest.find("at line ") {
+        let (head, tail) = rest.split_at(i + "at line ".len());
+        out.push_str(head);
+        let digits = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match tail[..digits].parse::<usize>() {
+            Ok(n) => out.push_str(&(n + first_line.max(1) - 1).to_string()),
+            Err(_) => out.push_str(&tail[..digits]),
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The key of a `key: value` line at column 0, if this line holds one.
@@ -300,8 +316,6 @@ pub(crate) fn top_level_key(line: &str) -> Option<&str> {
     let key = line.get(..colon)?.trim_end();
     (!key.is_empty()).then_some(key)
 }
-
-pub use crate::text::yaml_value::describe;
 
 #[cfg(test)]
 mod tests {

@@ -30,8 +30,7 @@ pub fn parse(file: &str, text: &str, id_pattern: &Regex) -> (Manifest, Vec<Diagn
                 )
                 .file(file)
                 .at(i + 1, 1)
-                .width(line.chars().count())
-                .help(codes::MANIFEST_MALFORMED.help),
+                .width(line.chars().count()),
             );
         }
     }

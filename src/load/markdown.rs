@@ -5,7 +5,7 @@
 
 use super::link_dest::{self, Dest};
 use super::outline_cache::Place;
-pub use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
+use crate::model::outline::{Cell, ExternalLink, Heading, Outline, Row, Table, TaskItem};
 use crate::model::{LocalLink, RefKind, Reference};
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use regex::Regex;
@@ -83,7 +83,7 @@ pub struct LinkRules {
 impl LinkRules {
     pub fn of(cat: &crate::model::Catalogue) -> LinkRules {
         LinkRules {
-            id_pattern: super::id_regex(&cat.config),
+            id_pattern: cat.config.id_regex(),
             checks_dir: std::path::Path::new(cat.config.checks_dir())
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -159,7 +159,7 @@ fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// Position helper: 1-based line/column of a byte offset in `text`, shifted by `first_line`.
 struct Lines<'t> {
     text: &'t str,
-    index: super::text::LineIndex,
+    index: crate::text::line_index::LineIndex,
     first_line: usize,
 }
 
@@ -240,7 +240,7 @@ fn scan_now(text: &str, place: &Place<'_>, rules: &IdRules<'_>) -> Outline {
         tables,
         lines: Lines {
             text,
-            index: super::text::LineIndex::new(text),
+            index: crate::text::line_index::LineIndex::new(text),
             first_line,
         },
         out: Outline::default(),

@@ -6,7 +6,6 @@ pub mod audit_report;
 pub mod check;
 pub mod claims_file;
 pub mod config;
-pub mod confine;
 pub mod data_file;
 pub mod doc_globs;
 pub mod docs;
@@ -17,6 +16,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod outline_cache;
 mod phases;
+pub mod portfolio;
 pub mod rules;
 pub mod sections;
 pub mod snapshot_model;
@@ -25,9 +25,8 @@ pub mod yaml_depth;
 pub mod yaml_tags;
 
 use crate::diag::Diagnostic;
-use crate::model::{Catalogue, Config, Mode};
+use crate::model::{Catalogue, Mode};
 use markdown::IdRules;
-use regex::Regex;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -93,33 +92,6 @@ pub fn default_root() -> PathBuf {
     } else {
         PathBuf::from(".")
     }
-}
-
-/// The catalogue's id pattern, compiled; an invalid one (already reported) falls back to the default.
-pub fn id_regex(config: &Config) -> Regex {
-    compiled(config.id_pattern())
-        .or_else(|_| compiled(crate::model::config::DEFAULT_ID_PATTERN))
-        .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
-}
-
-/// `pattern` compiled, once per process. Validating `catalogue.yaml`, loading, linting and the
-/// language server each need the same few patterns, and compiling one costs more than reading
-/// a small catalogue's frontmatter (a `Regex` clone shares the compiled program).
-pub fn compiled(pattern: &str) -> Result<Regex, regex::Error> {
-    static COMPILED: std::sync::Mutex<Vec<(String, Regex)>> = std::sync::Mutex::new(Vec::new());
-    let mut cache = COMPILED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, re)) = cache.iter().find(|(p, _)| p == pattern) {
-        return Ok(re.clone());
-    }
-    let re = Regex::new(pattern)?;
-    // A language server may see many patterns over a day of edits; keep the last few.
-    if cache.len() >= 8 {
-        cache.remove(0);
-    }
-    cache.push((pattern.to_string(), re.clone()));
-    Ok(re)
 }
 
 /// How much of what it reads loading keeps, and what it reads in place of the disk.
@@ -278,20 +250,15 @@ pub fn load_with(root: &Path, options: Options<'_>) -> Result<Loaded, Fatal> {
         &mut sources,
     );
 
-    let mut catalogue = Catalogue {
-        root: root.to_path_buf(),
-        mode,
-        config,
-        categories,
-        checks,
-        broken: read.broken,
-        manifest,
-        rules,
-        documents,
-        sources,
-        by_id: Vec::new(),
-    };
-    catalogue.index();
+    let mut catalogue = Catalogue::empty(root, mode);
+    catalogue.config = config;
+    catalogue.categories = categories;
+    catalogue.broken = read.broken;
+    catalogue.manifest = manifest;
+    catalogue.rules = rules;
+    catalogue.documents = documents;
+    catalogue.sources = sources;
+    catalogue.set_checks(checks);
     Ok(Loaded {
         catalogue,
         diagnostics: diags,

@@ -4,14 +4,13 @@
 
 use super::markdown::IdRules;
 use super::{
-    check, config, confine, doc_globs, docs, examples, link_dest, manifest, rules, text, Documents,
-    Options,
+    check, config, doc_globs, docs, examples, link_dest, manifest, rules, text, Documents, Options,
 };
+use crate::confine;
 use crate::diag::{codes, Diagnostic};
 use crate::model::catalogue::BrokenCheck;
 use crate::model::config::BaselineConfig;
 use crate::model::{Check, Config, Document, Mode, Rule};
-use rayon::prelude::*;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -37,12 +36,12 @@ pub(super) struct Derived {
 impl Derived {
     pub fn of(config: &Config) -> Derived {
         Derived {
-            id_re: super::id_regex(config),
+            id_re: config.id_regex(),
             severities: config.severities(),
             baselines: config.baselines(),
             house_practice: config
                 .house_practice_pattern()
-                .and_then(|p| super::compiled(p).ok()),
+                .and_then(|p| crate::text::patterns::compiled(p).ok()),
             dir_name: Path::new(config.checks_dir())
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -106,16 +105,23 @@ pub(super) fn read_config(
     diags: &mut Vec<Diagnostic>,
     sources: &mut Sources,
 ) -> (Mode, Config) {
-    let config_path = root.join(config::FILE_NAME);
+    let config_path = root.join(crate::model::config::FILE_NAME);
     if !config_path.exists() {
         return (Mode::Compatibility, Config::default());
     }
     match text::read_over(root, &config_path, overlay) {
         Ok(t) => {
-            diags.extend(t.notes.into_iter().map(|d| d.file(config::FILE_NAME)));
+            diags.extend(
+                t.notes
+                    .into_iter()
+                    .map(|d| d.file(crate::model::config::FILE_NAME)),
+            );
             let (c, d) = config::parse(&t.text);
             diags.extend(d);
-            sources.insert(config::FILE_NAME.to_string(), Arc::from(t.text));
+            sources.insert(
+                crate::model::config::FILE_NAME.to_string(),
+                Arc::from(t.text),
+            );
             (Mode::Declared, c)
         }
         Err(d) => {
@@ -142,7 +148,7 @@ pub(super) fn confine_dirs(root: &Path, config: &mut Config, diags: &mut Vec<Dia
                 e.reason("the catalogue root")
             ),
         )
-        .file(config::FILE_NAME)
+        .file(crate::model::config::FILE_NAME)
         .at(line, 1)
         .help("name a folder inside the catalogue root")
     };
@@ -203,16 +209,13 @@ pub(super) fn read_checks(
     let files = match list_markdown(checks_dir) {
         Ok(f) => f,
         Err(e) => {
-            diags.push(
-                Diagnostic::new(
-                    &codes::NO_CHECKS,
-                    format!(
-                        "cannot list the checks directory `{}`: {e}",
-                        text::display_path(root, checks_dir)
-                    ),
-                )
-                .help(codes::NO_CHECKS.help),
-            );
+            diags.push(Diagnostic::new(
+                &codes::NO_CHECKS,
+                format!(
+                    "cannot list the checks directory `{}`: {e}",
+                    text::display_path(root, checks_dir)
+                ),
+            ));
             Vec::new()
         }
     };
@@ -222,11 +225,7 @@ pub(super) fn read_checks(
         let path = checks_dir.join(name);
         load_check_file(root, &path, id_re, vocab, body_rules, options)
     };
-    let (typed, rest): (Vec<Option<Check>>, Vec<FileRest>) = if crate::par::worth(files.len()) {
-        files.par_iter().map(one).unzip()
-    } else {
-        files.iter().map(one).unzip()
-    };
+    let (typed, rest): (Vec<Option<Check>>, Vec<FileRest>) = crate::par::map_unzip(&files, one);
     // `filter_map` over the vector's own iterator collects in place (an `Option<Check>` is
     // the size of a `Check`), so the checks are never held twice.
     #[allow(clippy::filter_map_identity)]
@@ -287,7 +286,6 @@ pub(super) fn no_check_files(root: &Path, checks_dir: &Path) -> Diagnostic {
             text::display_path(root, checks_dir)
         ),
     )
-    .help(codes::NO_CHECKS.help)
 }
 
 /// The category prefixes that make mentions: the declared ones, or in the compatibility
@@ -324,7 +322,7 @@ pub(super) fn read_documents(
     let rule_docs = docs::rule_tables(config);
     // A path refused or unreadable is a defect of the line that declares it.
     let locate = |mut d: Diagnostic, path: &str| {
-        if d.file.as_deref() == Some(config::FILE_NAME) {
+        if d.file.as_deref() == Some(crate::model::config::FILE_NAME) {
             if let Some(line) = docs::declared_line(config, &config.positions, path) {
                 d = d.at(line, 1);
             }
@@ -396,19 +394,18 @@ pub(super) fn read_rules(
                     );
                 }
             }
-            Err(e) => diags.push(
-                Diagnostic::new(
-                    &codes::UNREADABLE,
-                    format!("cannot list `{}`: {e}", rules_dir.display()),
-                )
-                .help(codes::UNREADABLE.help),
-            ),
+            Err(e) => diags.push(Diagnostic::new(
+                &codes::UNREADABLE,
+                format!("cannot list `{}`: {e}", rules_dir.display()),
+            )),
         }
     }
     if let Some(rc) = &config.rules {
-        for decl in &rc.tables {
+        for (i, decl) in rc.tables.iter().enumerate() {
             if let Some(doc) = documents.iter().find(|d| d.path == decl.doc) {
-                let (r, d) = rules::from_table(doc, decl);
+                let key = format!("rules.tables[{i}].section");
+                let at = config.positions.line_of(&key).unwrap_or(1);
+                let (r, d) = rules::from_table(doc, decl, at);
                 found.extend(r);
                 diags.extend(d);
             }

@@ -1,13 +1,14 @@
 //! Rules: rule files (`rules/<ID>.md`) and mapping tables inside documents, merged by rule id.
 
-use super::check::suggest;
-use super::frontmatter::{self, describe, Fields, Split};
+use super::frontmatter::{self, Fields, Split};
 use super::markdown::{self, IdRules};
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::RuleTableDecl;
 use crate::model::outline::{Row, Table};
 use crate::model::rule::Mapping;
 use crate::model::{Coverage, Document, RefKind, Reference, Rule, RuleOrigin};
+use crate::text::suggest::{did_you_mean, unknown_keys};
+use crate::text::yaml_value::describe;
 use regex::Regex;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -27,7 +28,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
     let fields = frontmatter::parse_fields(&split).map_err(with_file)?;
     let mut errors = Vec::new();
     let line_of = |k: &str| fields.lines.get(k).copied().unwrap_or(1);
-    unknown_keys(&fields, &mut errors);
+    report_unknown_keys(&fields, &mut errors);
     let string = |k: &str, errors: &mut Vec<Diagnostic>| match fields.map.get(k) {
         None => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
@@ -40,8 +41,7 @@ pub fn load_file(file: &str, text: &str, ids: &IdRules<'_>) -> Result<Rule, Vec<
                         describe(other)
                     ),
                 )
-                .at(line_of(k), 1)
-                .help(codes::WRONG_TYPE.help),
+                .at(line_of(k), 1),
             );
             None
         }
@@ -119,23 +119,18 @@ fn key_line(fields: &Fields, k: &str) -> usize {
 }
 
 /// Keys a rule file does not have.
-fn unknown_keys(fields: &Fields, errors: &mut Vec<Diagnostic>) {
-    let line_of = |k: &str| key_line(fields, k);
-    for (k, _) in &fields.map {
-        let Value::String(k) = k else { continue };
-        if !KEYS.contains(&k.as_str()) {
-            let help = suggest(k, KEYS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
-            errors.push(
-                Diagnostic::new(
-                    &codes::UNKNOWN_FIELD,
-                    format!("unknown field `{k}` in a rule file"),
-                )
-                .at(line_of(k), 1)
-                .help(help),
-            );
-        }
+fn report_unknown_keys(fields: &Fields, errors: &mut Vec<Diagnostic>) {
+    let written = fields.map.keys().filter_map(Value::as_str);
+    for (k, help) in unknown_keys(written, KEYS) {
+        let help = help.unwrap_or_else(|| format!("a rule file has the keys {}", KEYS.join(", ")));
+        errors.push(
+            Diagnostic::new(
+                &codes::UNKNOWN_FIELD,
+                format!("unknown field `{k}` in a rule file"),
+            )
+            .at(key_line(fields, k), 1)
+            .help(help),
+        );
     }
 }
 
@@ -212,9 +207,14 @@ fn checks_field(fields: &Fields, errors: &mut Vec<Diagnostic>) -> Vec<String> {
 
 /// Rules from a mapping table: the first table under the heading `decl.section` of `doc`.
 /// The rule number leads the rule cell; the checks are the ids LINKED in the checks cell
-/// (a mention is not coverage).
-pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagnostic>) {
-    let table = match rule_table(doc, decl) {
+/// (a mention is not coverage). `declared_at` is the line of the table's `section` in
+/// `catalogue.yaml`, where a heading the document lacks is reported.
+pub fn from_table(
+    doc: &Document,
+    decl: &RuleTableDecl,
+    declared_at: usize,
+) -> (Vec<Rule>, Vec<Diagnostic>) {
+    let table = match rule_table(doc, decl, declared_at) {
         Ok(t) => t,
         Err(d) => return (Vec::new(), vec![d]),
     };
@@ -242,8 +242,7 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
                     )
                     .file(doc.path.clone())
                     .line(row.line)
-                    .id(id.clone())
-                    .help(codes::RULE_DUPLICATE.help),
+                    .id(id.clone()),
                 );
                 existing.mappings.push(mapping);
             }
@@ -268,7 +267,11 @@ pub fn from_table(doc: &Document, decl: &RuleTableDecl) -> (Vec<Rule>, Vec<Diagn
 }
 
 /// The first table under the declared heading, or why there is none.
-fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, Diagnostic> {
+fn rule_table<'d>(
+    doc: &'d Document,
+    decl: &RuleTableDecl,
+    declared_at: usize,
+) -> Result<&'d Table, Diagnostic> {
     let Some((heading, range)) = doc.section(&decl.section) else {
         let headings: Vec<&str> = doc
             .outline
@@ -276,8 +279,7 @@ fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, 
             .iter()
             .map(|h| h.text.as_str())
             .collect();
-        let help = suggest(&decl.section, headings.iter().copied())
-            .map(|s| format!("did you mean `{s}`?"))
+        let help = did_you_mean(&decl.section, headings.iter().copied())
             .unwrap_or_else(|| "the section is named by its heading text".into());
         return Err(Diagnostic::new(
             &codes::RULE_TABLE_MISSING,
@@ -286,7 +288,8 @@ fn rule_table<'d>(doc: &'d Document, decl: &RuleTableDecl) -> Result<&'d Table, 
                 decl.section, doc.path
             ),
         )
-        .file(doc.path.clone())
+        .file(crate::model::config::FILE_NAME)
+        .line(declared_at)
         .help(help));
     };
     let heading_line = doc
@@ -335,8 +338,7 @@ fn table_row(doc: &Document, decl: &RuleTableDecl, row: &Row) -> Result<TableRow
             ),
         )
         .file(doc.path.clone())
-        .line(row.line)
-        .help(codes::RULE_ROW_NUMBER.help));
+        .line(row.line));
     };
     let id = format!(
         "{}-{}",
@@ -415,8 +417,7 @@ pub fn merge(rules: Vec<Rule>, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
                             )
                             .file(o.file().to_string())
                             .line(o.line())
-                            .id(r.id.clone())
-                            .help(codes::RULE_DUPLICATE.help),
+                            .id(r.id.clone()),
                         );
                     }
                 }

@@ -72,20 +72,11 @@ pub fn catalogue(snap: &Snapshot, root: &Path) -> Result<Catalogue, TooOld> {
             body: String::new(),
         })
         .collect();
-    let mut cat = Catalogue {
-        root: root.to_path_buf(),
-        mode: Mode::Declared,
-        categories: config.categories.iter().map(|c| c.prefix.clone()).collect(),
-        config,
-        checks,
-        broken: Vec::new(),
-        manifest: None,
-        rules,
-        documents: Vec::new(),
-        sources: Default::default(),
-        by_id: Vec::new(),
-    };
-    cat.index();
+    let mut cat = Catalogue::empty(root, Mode::Declared);
+    cat.categories = config.categories.iter().map(|c| c.prefix.clone()).collect();
+    cat.config = config;
+    cat.rules = rules;
+    cat.set_checks(checks);
     Ok(cat)
 }
 
@@ -94,12 +85,7 @@ fn check_of(r: &crate::snapshot::CheckRecord, checks_dir: &str) -> Check {
         .file
         .clone()
         .unwrap_or_else(|| format!("{checks_dir}/{}.md", r.id));
-    let rare = crate::model::check::Rare {
-        pdf_ref: r.pdf_ref.clone(),
-        spec_ref: r.spec_ref.clone(),
-        ..Default::default()
-    };
-    Check {
+    let head = crate::model::check::Frontmatter {
         id: r.id.as_str().into(),
         title: r.title.clone(),
         category: r.category.as_str().into(),
@@ -108,32 +94,27 @@ fn check_of(r: &crate::snapshot::CheckRecord, checks_dir: &str) -> Check {
         spec_baseline: r.spec_baseline.as_str().into(),
         adoption: Adoption::parse(&r.adoption).unwrap_or(Adoption::Enforced),
         evidence_required: r.evidence_required,
-        rare: rare.boxed(),
-        file: CompactString::from(file),
-        body_line: 1,
-        sections: Box::default(),
-        pass_criteria: r
-            .pass_criteria
-            .iter()
-            .map(|t| Criterion {
-                text: t.as_str().into(),
-                checked: false,
-                line: 0,
-            })
-            .collect(),
-        references: Box::default(),
-        sources: Box::default(),
-        house_practice_line: 0,
-        links: Box::default(),
-        field_lines: crate::model::FieldLines::default(),
-        applies_when_column: 1,
-        // No text: a stamp no file matches, so nothing reads a stranger's file as the
-        // check's body.
-        source: CheckText::Released(crate::model::check_text::Stamp::of(
-            "\u{0}no body in a snapshot\u{0}",
-        )),
-        body_start: 0,
-    }
+        rare: crate::model::check::Rare {
+            pdf_ref: r.pdf_ref.clone(),
+            spec_ref: r.spec_ref.clone(),
+            ..Default::default()
+        },
+    };
+    // No text: a stamp no file matches, so nothing reads a stranger's file as the check's body.
+    let text = CheckText::Released(crate::model::check_text::Stamp::of(
+        "\u{0}no body in a snapshot\u{0}",
+    ));
+    let mut c = Check::new(head, CompactString::from(file), text);
+    c.pass_criteria = r
+        .pass_criteria
+        .iter()
+        .map(|t| Criterion {
+            text: t.as_str().into(),
+            checked: false,
+            line: 0,
+        })
+        .collect();
+    c
 }
 
 #[cfg(test)]

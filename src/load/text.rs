@@ -2,52 +2,12 @@
 //! with a BOM stripped and CRLF folded to LF (each reported, never fatal).
 
 use crate::diag::{codes, Diagnostic};
+use crate::text::line_index::LineIndex;
 use std::path::{Path, PathBuf};
 
 /// Larger files are refused: nothing in a catalogue is legitimately this big, and reading it
 /// whole would make memory use depend on hostile input.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
-
-/// Offsets of line starts, to turn byte offsets into 1-based line and character column.
-#[derive(Clone, Debug)]
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        LineIndex { starts }
-    }
-
-    /// The text of 1-based line `line`, without its line break.
-    pub fn line<'t>(&self, text: &'t str, line: usize) -> Option<&'t str> {
-        let start = *self.starts.get(line.checked_sub(1)?)?;
-        let end = self
-            .starts
-            .get(line)
-            .map(|s| s.saturating_sub(1))
-            .unwrap_or(text.len());
-        text.get(start..end.max(start))
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-    }
-
-    /// 1-based (line, column); the column counts characters, not bytes.
-    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
-        let offset = offset.min(text.len());
-        let line = match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
-        let start = self.starts.get(line).copied().unwrap_or(0);
-        let column = text
-            .get(start..offset)
-            .map(|s| s.chars().count())
-            .unwrap_or(0);
-        (line + 1, column + 1)
-    }
-}
 
 /// Root-relative display path with `/` separators.
 pub fn display_path(root: &Path, path: &Path) -> String {
@@ -62,7 +22,7 @@ pub fn display_path(root: &Path, path: &Path) -> String {
 /// catalogue root that holds `.git`, else the catalogue root itself. Declared documents and
 /// followed links may reach above the catalogue root (`../README.md`), never above this.
 pub fn repository_root(root: &Path) -> PathBuf {
-    super::confine::Fence::repository_of(root)
+    crate::confine::Fence::repository_of(root)
         .base()
         .to_path_buf()
 }
@@ -129,8 +89,7 @@ pub fn read_over(root: &Path, path: &Path, overlay: Option<&Overlay>) -> Result<
             &codes::FILE_TOO_LARGE,
             format!("`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"),
         )
-        .file(shown)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(shown));
     }
     decode(&shown, held.as_bytes().to_vec())
 }
@@ -157,8 +116,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
                     &codes::OUTSIDE_ROOT,
                     format!("`{shown}` resolves to a file outside the catalogue root"),
                 )
-                .file(shown)
-                .help(codes::OUTSIDE_ROOT.help));
+                .file(shown));
             }
             std::fs::metadata(path).map_err(|e| unreadable(&shown, &e))?
         }
@@ -174,8 +132,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
                 meta.len()
             ),
         )
-        .file(shown)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(shown));
     }
     let bytes = open_checked(path, no_link)
         .and_then(read_all)
@@ -185,8 +142,7 @@ pub fn read(root: &Path, path: &Path) -> Result<Text, Diagnostic> {
             &codes::FILE_TOO_LARGE,
             format!("`{shown}` is over the limit of {MAX_FILE_BYTES} bytes"),
         )
-        .file(shown)
-        .help(codes::FILE_TOO_LARGE.help));
+        .file(shown));
     }
     decode(&shown, bytes)
 }
@@ -299,13 +255,10 @@ pub fn not_regular(shown: &str, meta: &std::fs::Metadata) -> Diagnostic {
         ),
     )
     .file(shown)
-    .help(codes::NOT_REGULAR_FILE.help)
 }
 
 fn unreadable(shown: &str, e: &std::io::Error) -> Diagnostic {
-    Diagnostic::new(&codes::UNREADABLE, format!("cannot read `{shown}`: {e}"))
-        .file(shown)
-        .help(codes::UNREADABLE.help)
+    Diagnostic::new(&codes::UNREADABLE, format!("cannot read `{shown}`: {e}")).file(shown)
 }
 
 /// Decode bytes already in memory (also used for profiles and documents given on the command line).
@@ -322,8 +275,7 @@ pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
                 format!("`{shown}` is not UTF-8: invalid byte sequence at byte {valid}"),
             )
             .file(shown)
-            .at(line, column)
-            .help(codes::NOT_UTF8.help));
+            .at(line, column));
         }
     };
     let mut notes = Vec::new();
@@ -332,8 +284,7 @@ pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
         notes.push(
             Diagnostic::new(&codes::BOM, "file starts with a UTF-8 byte-order mark")
                 .file(shown)
-                .at(1, 1)
-                .help(codes::BOM.help),
+                .at(1, 1),
         );
     }
     // A vectorised byte search: a plain substring search over every file was a measurable
@@ -349,8 +300,7 @@ pub fn decode(shown: &str, bytes: Vec<u8>) -> Result<Text, Diagnostic> {
                 "file uses CRLF line endings (first at this line); read as LF",
             )
             .file(shown)
-            .at(line, column)
-            .help(codes::CRLF.help),
+            .at(line, column),
         );
     }
     Ok(Text { text, notes })

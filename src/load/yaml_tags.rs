@@ -109,7 +109,6 @@ fn finding(tag: &str, line: usize, column: usize) -> Diagnostic {
     )
     .at(line, column)
     .width(tag.chars().count().clamp(1, 80))
-    .help(codes::YAML_TAG.help)
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ pub fn actions(c: &Ctx<'_>, p: &lsp::CodeActionParams) -> Option<lsp::CodeAction
         .cloned()
         .collect();
     let text_of = |f: &str| c.world.text_of(f);
-    let out = crate::fix::fixes(cat, &here, &text_of)
+    let graph = c.world.graph()?;
+    let out = crate::fix::fixes(cat, graph, &here, &text_of)
         .into_iter()
         .filter_map(|fix| action(c, fix, &here))
         .map(lsp::CodeActionOrCommand::CodeAction)

@@ -93,7 +93,7 @@ fn frontmatter(c: &Ctx<'_>, at: usize) -> Option<Vec<lsp::CompletionItem>> {
             .collect();
         let extra = cat.config.extra_fields.iter().map(String::as_str);
         return Some(
-            crate::model::check::FIELD_KEYS
+            crate::model::fields::KEYS
                 .into_iter()
                 .chain(extra)
                 .filter(|k| !written.contains(k))

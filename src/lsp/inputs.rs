@@ -74,7 +74,7 @@ pub fn findings(
 fn profile_findings(cat: &Catalogue, abs: &Path, shown: &str, text: &str) -> Vec<Diagnostic> {
     let invalid = &codes::PROFILE_INVALID;
     let read = data_file::from_bytes(abs, shown, text.as_bytes().to_vec(), invalid)
-        .and_then(|file| profile::load_data(cat, file, shown, None));
+        .and_then(|file| profile::of_file(cat, file));
     match read {
         Ok(checked) => checked.diagnostics,
         Err(e) => refused(e, invalid, shown),
@@ -100,7 +100,7 @@ fn results_findings(
             let p_file =
                 data_file::from_bytes(&p, &p_shown, p_text.into_bytes(), &codes::PROFILE_INVALID)
                     .ok()?;
-            let checked = profile::load_data(cat, p_file, &p_shown, None).ok()?;
+            let checked = profile::of_file(cat, p_file).ok()?;
             Some(applicability::compute(cat, &checked.profile))
         })
         .unwrap_or_else(Applicability::default);
@@ -116,10 +116,7 @@ fn results_findings(
 fn refused(e: DataError, invalid: &'static Code, shown: &str) -> Vec<Diagnostic> {
     match e {
         DataError::Invalid { diagnostics, .. } => diagnostics,
-        DataError::Unreadable(m) => vec![Diagnostic::new(invalid, m)
-            .file(shown)
-            .line(1)
-            .help(invalid.help)],
+        DataError::Unreadable(m) => vec![Diagnostic::new(invalid, m).file(shown).line(1)],
     }
 }
 

@@ -71,7 +71,7 @@ pub fn rename(
         ));
     };
     let new_id = new_id.trim();
-    if !crate::load::id_regex(&cat.config).is_match(new_id) {
+    if !cat.config.id_regex().is_match(new_id) {
         return Err(format!(
             "`{new_id}` does not match the catalogue's id pattern `{}`",
             cat.config.id_pattern()
@@ -145,7 +145,7 @@ pub fn rename(
 pub fn ledger_entry(text: &str, old: &str, new_id: &str) -> (usize, String) {
     let entry = format!(
         "  - id: {old}\n    retired: \"{}\"\n    replaced_by: {new_id}\n    reason: \"Renamed to {new_id}.\"\n",
-        crate::audit::waivers::today()
+        crate::model::date::today()
     );
     let mut offset = 0;
     let mut in_list = false;

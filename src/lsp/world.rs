@@ -19,7 +19,7 @@ pub fn find_root(file: &Path) -> Option<PathBuf> {
     let start = file.parent()?;
     let declared = start
         .ancestors()
-        .find(|d| d.join(crate::load::config::FILE_NAME).is_file());
+        .find(|d| d.join(crate::model::config::FILE_NAME).is_file());
     let found = declared
         .map(Path::to_path_buf)
         .or_else(|| {
@@ -34,7 +34,7 @@ pub fn find_root(file: &Path) -> Option<PathBuf> {
             start
                 .ancestors()
                 .map(|d| d.join("catalogue"))
-                .find(|d| d.join(crate::load::config::FILE_NAME).is_file())
+                .find(|d| d.join(crate::model::config::FILE_NAME).is_file())
         })?;
     Some(normal(&crate::load::text::canonical(&found)))
 }
@@ -110,7 +110,7 @@ pub struct World {
 
 /// Findings with no file of their own are shown on `catalogue.yaml`, or in the compatibility
 /// layout on the manifest's folder's first check; this is the name they are filed under.
-pub const CATALOGUE_FILE: &str = crate::load::config::FILE_NAME;
+pub const CATALOGUE_FILE: &str = crate::model::config::FILE_NAME;
 
 impl World {
     /// A world rooted at `root` (already found by [`find_root`]); nothing is read yet.
@@ -326,16 +326,13 @@ impl World {
         found.extend(loaded.heads.values().flatten().cloned());
         found.extend(loaded.bodies.iter().cloned());
         found.extend(loaded.verified.iter().cloned());
-        crate::diag::normalise(&mut found);
         let coverage = if self.templates.is_some() {
             crate::session::ledger::Coverage::Complete
         } else {
             crate::session::ledger::Coverage::Partial
         };
         let today = crate::model::date::today();
-        let mut shown =
-            crate::session::ledger::apply(&loaded.catalogue, found, &today, coverage).shown;
-        crate::diag::normalise(&mut shown);
+        let shown = crate::session::settle(&loaded.catalogue, found, &today, coverage).shown;
         let mut findings: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
         for d in shown {
             let file = d.file.clone().unwrap_or_else(|| CATALOGUE_FILE.into());

@@ -34,7 +34,7 @@ pub fn next_id(cat: &Catalogue, category: &str) -> Result<String, Refused> {
         }
     }
     let id = format!("{category}-{:0width$}", max + 1);
-    let re = crate::load::id_regex(&cat.config);
+    let re = cat.config.id_regex();
     if !re.is_match(&id) {
         return Err(Refused(format!(
             "the next id `{id}` would not match id_pattern `{}`",

@@ -51,7 +51,7 @@ pub fn rename(
     let Some(check) = cat.check(old) else {
         return Err(Refused(format!("`{old}` is not a check of this catalogue")));
     };
-    if !crate::load::id_regex(&cat.config).is_match(new) {
+    if !cat.config.id_regex().is_match(new) {
         return Err(Refused(format!("`{new}` does not match the id pattern")));
     }
     if cat.known_ids().contains(new) || cat.retired(new).is_some() {
@@ -71,7 +71,7 @@ pub fn rename(
     let mut changes = Vec::new();
     let mut out = Renamed::default();
     let manifest_rel = cat.manifest.as_ref().map(|m| m.file.clone());
-    let config_rel = config::FILE_NAME;
+    let config_rel = crate::model::config::FILE_NAME;
     let old_prefix = old.rsplit_once('-').map(|(p, _)| p).unwrap_or("");
     for (file, _) in cat.texts() {
         if Some(file) == manifest_rel.as_deref() || file == config_rel {

@@ -131,7 +131,7 @@ pub fn plan(cat: &Catalogue, req: &Request<'_>) -> Result<Vec<Change>, Refused> 
             )));
         }
     }
-    let config_path = cat.root.join(config::FILE_NAME);
+    let config_path = cat.root.join(crate::model::config::FILE_NAME);
     let (current, config_endings) = line_endings::read(&config_path)
         .map_err(|e| Refused(format!("cannot read {}: {e}", config_path.display())))?;
     let updated = config_with(&current, req);

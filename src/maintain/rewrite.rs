@@ -28,6 +28,7 @@ pub struct Rewritten {
 pub fn retire_rewriting(
     session: &Session,
     cat: &Catalogue,
+    graph: &Graph,
     req: &Request<'_>,
 ) -> Result<Rewritten, Refused> {
     let Some(succ) = req.merged_into.or(req.replaced_by) else {
@@ -38,7 +39,6 @@ pub fn retire_rewriting(
     };
     let mut changes = retire::plan(cat, req)?;
     let retired_file = cat.check(req.id).map(|c| c.file.to_string());
-    let graph = Graph::build(cat);
     let mut out = Rewritten::default();
     let mut by_file: BTreeMap<String, Vec<crate::fix::TextEdit>> = BTreeMap::new();
     for l in graph.incoming(&Node::Check(req.id.into())) {

@@ -55,15 +55,39 @@ pub struct Catalogue {
     /// own text (`Check::source`); `source()` finds either.
     pub sources: crate::diag::SourceMap,
     /// Positions in `checks`, sorted by id (then position): `check()` is a binary search.
-    /// Built by `index()`.
-    pub by_id: Vec<u32>,
+    /// Built by `index()`; private, so no catalogue is built with an index of other checks.
+    by_id: Vec<u32>,
 }
 
 impl Catalogue {
+    /// A catalogue with nothing read into it: the default configuration, no checks, rules or
+    /// documents. Loaders fill it and hand their checks to `set_checks`.
+    pub fn empty(root: impl Into<PathBuf>, mode: Mode) -> Catalogue {
+        Catalogue {
+            root: root.into(),
+            mode,
+            config: Config::default(),
+            categories: Vec::new(),
+            checks: Vec::new(),
+            broken: Vec::new(),
+            manifest: None,
+            rules: Vec::new(),
+            documents: Vec::new(),
+            sources: Default::default(),
+            by_id: Vec::new(),
+        }
+    }
+
+    /// Replace the checks (in file order) and index them by id.
+    pub fn set_checks(&mut self, checks: Vec<Check>) {
+        self.checks = checks;
+        self.index();
+    }
+
     /// The check with this id (the first file, if an id is duplicated).
     pub fn check(&self, id: &str) -> Option<&Check> {
         if self.by_id.len() != self.checks.len() {
-            // Before indexing (or for a catalogue built by hand) fall back to a scan.
+            // `checks` changed since it was last indexed: fall back to a scan.
             return self.checks.iter().find(|c| c.id == id);
         }
         let at = self.by_id.partition_point(|&i| self.id_at(i) < id);
@@ -105,7 +129,7 @@ impl Catalogue {
         v
     }
 
-    /// Build the id index; loading calls this once the checks are final.
+    /// Build the id index again after `checks` changed in place (re-reading one check file).
     pub fn index(&mut self) {
         let n = u32::try_from(self.checks.len()).unwrap_or(u32::MAX);
         let mut by_id: Vec<u32> = (0..n).collect();

@@ -171,6 +171,20 @@ pub struct Check {
     pub body_start: usize,
 }
 
+/// What a check's frontmatter says, typed: all `Check::new` needs before the body is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frontmatter {
+    pub id: CompactString,
+    pub title: String,
+    pub category: CompactString,
+    pub severity: CompactString,
+    pub applies_when: CompactString,
+    pub spec_baseline: CompactString,
+    pub adoption: Adoption,
+    pub evidence_required: u32,
+    pub rare: Rare,
+}
+
 /// Fields most checks leave out, boxed so that those checks pay one pointer for all of them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Rare {
@@ -205,17 +219,14 @@ impl Rare {
 
 static NO_EXTRA: BTreeMap<String, serde_json::Value> = BTreeMap::new();
 
-/// The format's own frontmatter keys, in the order `FieldLines` stores them.
-pub use super::fields::KEYS as FIELD_KEYS;
-
-/// 1-based line of each key in `FIELD_KEYS` (0: not in the file). A fixed array rather than a
+/// 1-based line of each key in `fields::KEYS` (0: not in the file). A fixed array rather than a
 /// map: a large catalogue holds one per check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FieldLines([u32; super::fields::COUNT]);
 
 impl FieldLines {
     pub fn set(&mut self, key: &str, line: usize) {
-        if let Some(i) = FIELD_KEYS.iter().position(|k| *k == key) {
+        if let Some(i) = super::fields::KEYS.iter().position(|k| *k == key) {
             if let Some(slot) = self.0.get_mut(i) {
                 *slot = u32::try_from(line).unwrap_or(u32::MAX);
             }
@@ -223,12 +234,41 @@ impl FieldLines {
     }
 
     pub fn get(&self, key: &str) -> Option<usize> {
-        let i = FIELD_KEYS.iter().position(|k| *k == key)?;
+        let i = super::fields::KEYS.iter().position(|k| *k == key)?;
         self.0.get(i).filter(|l| **l > 0).map(|l| *l as usize)
     }
 }
 
 impl Check {
+    /// A check of `file` with this frontmatter and no body read yet: no sections, criteria,
+    /// references, sources or links, positions at their defaults, and what few checks have
+    /// boxed only when there is some.
+    pub fn new(f: Frontmatter, file: CompactString, source: super::CheckText) -> Check {
+        Check {
+            id: f.id,
+            title: f.title,
+            category: f.category,
+            severity: f.severity,
+            applies_when: f.applies_when,
+            spec_baseline: f.spec_baseline,
+            adoption: f.adoption,
+            evidence_required: f.evidence_required,
+            rare: f.rare.boxed(),
+            file,
+            body_line: 1,
+            sections: Box::default(),
+            pass_criteria: Box::default(),
+            references: Box::default(),
+            sources: Box::default(),
+            house_practice_line: 0,
+            links: Box::default(),
+            field_lines: FieldLines::default(),
+            applies_when_column: 1,
+            source,
+            body_start: 0,
+        }
+    }
+
     /// Line of one of the format's frontmatter fields (its first occurrence), falling back to
     /// the frontmatter's first line.
     pub fn field_line(&self, field: &str) -> usize {

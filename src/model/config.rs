@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The file that declares a catalogue, at its root.
+pub const FILE_NAME: &str = "catalogue.yaml";
+
 pub const DEFAULT_ID_PATTERN: &str = r"^[A-Z]{2,6}-\d{3}$";
 pub const DEFAULT_CHECKS_DIR: &str = "checks";
 
@@ -501,6 +504,15 @@ impl Config {
         self.id_pattern.as_deref().unwrap_or(DEFAULT_ID_PATTERN)
     }
 
+    /// The id pattern, compiled; an invalid one (reported when `catalogue.yaml` is read) falls
+    /// back to the default.
+    pub fn id_regex(&self) -> regex::Regex {
+        use crate::text::patterns::compiled;
+        compiled(self.id_pattern())
+            .or_else(|_| compiled(DEFAULT_ID_PATTERN))
+            .unwrap_or_else(|_| unreachable!("the default id pattern is valid"))
+    }
+
     pub fn severities(&self) -> Vec<String> {
         self.severities.clone().unwrap_or_else(|| {
             ["critical", "high", "medium", "low"]
@@ -618,7 +630,7 @@ impl KeyLines {
     /// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
     /// reported where its parent is written).
     pub fn line_of(&self, path: &str) -> Option<usize> {
-        line_of(self.all(), path)
+        crate::text::yaml_lines::line_of(self.all(), path)
     }
 }
 
@@ -629,5 +641,3 @@ impl PartialEq for KeyLines {
 }
 
 impl Eq for KeyLines {}
-
-pub use crate::text::yaml_lines::line_of;

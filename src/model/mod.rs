@@ -9,6 +9,7 @@ pub mod date;
 pub mod document;
 pub mod fields;
 pub mod outline;
+pub mod declared;
 pub mod probe;
 pub mod probe_steps;
 pub mod reference;

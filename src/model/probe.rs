@@ -8,6 +8,7 @@
 //! kind's default (a proof of a defect `fail`, a heuristic at most `partial`), or what the check
 //! says under `records:` — the check's own "Recording the result" rules decide.
 
+use super::declared::{problem, Covers, Problem, Records, Transport};
 use super::probe_steps::{self, Step};
 use serde::Serialize;
 use serde_yaml::Value;
@@ -38,37 +39,6 @@ pub enum Kind {
     ParamHeaders,
     /// A declared probe: its steps are in the spec.
     Steps,
-}
-
-/// What an observation records in the results: a defect proven on the wire fails the check, a
-/// heuristic's suspicion is at most `partial`, and `not_verified` leaves it to a person.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Records {
-    Fail,
-    Partial,
-    NotVerified,
-}
-
-impl Records {
-    pub const ALL: [Records; 3] = [Records::Fail, Records::Partial, Records::NotVerified];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Records::Fail => "fail",
-            Records::Partial => "partial",
-            Records::NotVerified => "not_verified",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Records> {
-        Records::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-
-    /// The worse of two: `fail` before `partial` before `not_verified`.
-    pub fn worst(self, other: Records) -> Records {
-        self.min(other)
-    }
 }
 
 /// One named observation a kind can make, and what it records unless the check says otherwise.
@@ -506,16 +476,6 @@ impl Kind {
     }
 }
 
-/// How much of the check a probe decides: `all` lets a clean probe pass the check; `part`
-/// means a clean probe leaves the rest to a person (the result is then `not_verified`), while
-/// a defect it sees still records its status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Covers {
-    All,
-    Part,
-}
-
 /// A parameter's value, typed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -524,15 +484,6 @@ pub enum Param {
     Count(u64),
     Flag(bool),
     TextList(Vec<String>),
-}
-
-/// Where a declared probe runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Transport {
-    Any,
-    Http,
-    Stdio,
 }
 
 /// One probe named by a check.
@@ -631,27 +582,6 @@ impl ProbeSpec {
     }
 }
 
-/// A problem with the `probe:` value: where it is (a key path inside `probe`, e.g.
-/// `probe[1].steps[0].expect[2]`), the message and a help line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub path: String,
-    pub message: String,
-    pub help: String,
-}
-
-pub(crate) fn problem(
-    path: impl Into<String>,
-    message: String,
-    help: impl Into<String>,
-) -> Problem {
-    Problem {
-        path: path.into(),
-        message,
-        help: help.into(),
-    }
-}
-
 fn kinds_list() -> String {
     Kind::BUILT_IN
         .iter()
@@ -721,15 +651,21 @@ pub fn parse(value: &Value) -> Result<Vec<ProbeSpec>, Vec<Problem>> {
 
 fn kind_of(name: &str, n: usize, path: &str) -> Result<Kind, Problem> {
     Kind::parse(name).ok_or_else(|| {
-        let help = crate::text::suggest::suggest(name, Kind::BUILT_IN.iter().map(|k| k.as_str()))
-            .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| {
-                format!(
-                    "the probe kinds are {}; a probe of your own is written with `name` and `steps`",
-                    kinds_list()
-                )
-            });
-        problem(path, format!("probe {n}: unknown probe kind `{name}`"), help)
+        let help = crate::text::suggest::did_you_mean(
+            name,
+            Kind::BUILT_IN.iter().map(|k| k.as_str()),
+        )
+        .unwrap_or_else(|| {
+            format!(
+                "the probe kinds are {}; a probe of your own is written with `name` and `steps`",
+                kinds_list()
+            )
+        });
+        problem(
+            path,
+            format!("probe {n}: unknown probe kind `{name}`"),
+            help,
+        )
     })
 }
 
@@ -893,8 +829,7 @@ fn records(
     for (k, v) in m {
         let key = k.as_str().unwrap_or("");
         if !names.contains(&key) {
-            let help = crate::text::suggest::suggest(key, names.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
+            let help = crate::text::suggest::did_you_mean(key, names.iter().copied())
                 .unwrap_or_else(|| {
                     format!(
                         "`{label}` observes {}",
@@ -961,8 +896,7 @@ fn param(
             if spec.kind == Kind::Steps {
                 names = vec!["name", "steps", "covers", "records", "cites", "transport"];
             }
-            let help = crate::text::suggest::suggest(key, names.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
+            let help = crate::text::suggest::did_you_mean(key, names.iter().copied())
                 .unwrap_or_else(|| {
                     format!(
                         "`{label}` takes {}",

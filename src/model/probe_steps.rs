@@ -5,7 +5,7 @@
 //! header present, equal or matching). Captures pass values of one answer into later steps as
 //! `${name}`. Every part is typed here, with the key path of each problem for lint.
 
-use super::probe::{problem, Problem, Records, Transport};
+use super::declared::{problem, Problem, Records, Transport};
 use serde::Serialize;
 use serde_json::Value as Json;
 use serde_yaml::Value;
@@ -184,17 +184,15 @@ fn describe(v: &Value) -> String {
 }
 
 fn did_you_mean(key: &str, keys: &[&str], what: &str) -> String {
-    crate::text::suggest::suggest(key, keys.iter().copied())
-        .map(|s| format!("did you mean `{s}`?"))
-        .unwrap_or_else(|| {
-            format!(
-                "{what} takes {}",
-                keys.iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
+    crate::text::suggest::did_you_mean(key, keys.iter().copied()).unwrap_or_else(|| {
+        format!(
+            "{what} takes {}",
+            keys.iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 fn to_json(v: &Value) -> Json {

@@ -6,7 +6,7 @@
 //! the catalogue loads, so lint reports a bad rule — syntax, unknown language, unknown key — at
 //! the line it is written on.
 
-use super::probe::{problem, Covers, Problem, Records};
+use super::declared::{problem, Covers, Problem, Records};
 use ast_grep_config::{GlobalRules, RuleConfig, SerializableRuleConfig};
 use ast_grep_language::SupportLang;
 use serde::Serialize;
@@ -294,9 +294,8 @@ fn one(item: &Value, n: usize, at: &str) -> Result<ScanRule, Vec<Problem>> {
         let key = k.as_str().unwrap_or("");
         if !OWN_KEYS.contains(&key) && !CODE_KEYS.contains(&key) {
             let all: Vec<&str> = OWN_KEYS.iter().chain(CODE_KEYS).copied().collect();
-            let help = crate::text::suggest::suggest(key, all.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| {
+            let help =
+                crate::text::suggest::did_you_mean(key, all.iter().copied()).unwrap_or_else(|| {
                     format!(
                         "a scan rule takes {}",
                         all.iter()
@@ -448,8 +447,7 @@ fn fact(
         other => {
             let name = other.unwrap_or("");
             let facts = ["dependency-upper-bound", "lockfile", "file-present"];
-            let help = crate::text::suggest::suggest(name, facts.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
+            let help = crate::text::suggest::did_you_mean(name, facts.iter().copied())
                 .unwrap_or_else(|| {
                     "the file facts are `dependency-upper-bound`, `lockfile`, `file-present`".into()
                 });

@@ -135,8 +135,8 @@ impl ScoringConfig {
         for sev in self.fail.keys() {
             if !severities.contains(sev) {
                 let hint =
-                    crate::text::suggest::suggest(sev, severities.iter().map(|s| s.as_str()))
-                        .map(|s| format!("; did you mean `{s}`?"))
+                    crate::text::suggest::did_you_mean(sev, severities.iter().map(|s| s.as_str()))
+                        .map(|s| format!("; {s}"))
                         .unwrap_or_default();
                 out.push((
                     format!("scoring.fail.{sev}"),

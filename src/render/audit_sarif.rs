@@ -101,7 +101,7 @@ pub fn sarif(rep: &Report) -> super::emit::Emitted {
                 "level": level,
                 "message": {"text": message},
                 "partialFingerprints": {
-                    FINGERPRINT_KEY: crate::snapshot::sha256(format!("{}\u{0}{}", rep.server, f.id).as_bytes()),
+                    FINGERPRINT_KEY: crate::text::digest::sha256(format!("{}\u{0}{}", rep.server, f.id).as_bytes()),
                 },
                 "properties": {"status": f.status, "server": rep.server},
             });

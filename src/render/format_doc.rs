@@ -4,7 +4,7 @@
 //! suite splices fresh tables between its markers and fails when they are stale.
 
 use crate::json_schema;
-use crate::model::{Catalogue, Config, Mode};
+use crate::model::{Catalogue, Mode};
 use serde_json::Value;
 
 /// The generated blocks, by marker name.
@@ -45,19 +45,7 @@ fn cell(s: &str) -> String {
 
 /// The frontmatter keys, from the check schema of a catalogue with the default configuration.
 fn frontmatter_keys() -> String {
-    let cat = Catalogue {
-        root: ".".into(),
-        mode: Mode::Compatibility,
-        config: Config::default(),
-        categories: Vec::new(),
-        checks: Vec::new(),
-        broken: Vec::new(),
-        manifest: None,
-        rules: Vec::new(),
-        documents: Vec::new(),
-        sources: Default::default(),
-        by_id: Vec::new(),
-    };
+    let cat = Catalogue::empty(".", Mode::Compatibility);
     let schema = json_schema::check(&cat);
     let required: Vec<&str> = schema["required"]
         .as_array()

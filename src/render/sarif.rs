@@ -154,7 +154,7 @@ pub fn document(
             *n += 1;
             let recipe = format!("{}\u{0}{}\u{0}{}\u{0}{}", key.0, key.1, key.2, n);
             r["partialFingerprints"] =
-                json!({ FINGERPRINT_KEY: crate::snapshot::sha256(recipe.as_bytes()) });
+                json!({ FINGERPRINT_KEY: crate::text::digest::sha256(recipe.as_bytes()) });
             let mut props = serde_json::Map::new();
             if let Some(id) = &d.id {
                 props.insert("id".into(), id.clone().into());

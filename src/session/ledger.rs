@@ -3,11 +3,9 @@
 //! finding, a stale claim from verify), and says when an acceptance has lapsed or outlived
 //! what it accepted.
 
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{codes, Diagnostic, Suppressed};
 use crate::model::config::AllowDecl;
 use crate::model::Catalogue;
-
-pub use crate::diag::Suppressed;
 
 /// What applying the ledger leaves: the findings still shown, the accepted ones, and the
 /// ledger's own findings about its entries (already among `shown`).
@@ -78,15 +76,19 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
         }
     }
     for (i, a) in entries.iter().enumerate() {
-        let at = |d: Diagnostic| {
-            d.file(crate::load::config::FILE_NAME).at(
-                cat.config
-                    .positions
-                    .line_of(&format!("lint.allow[{i}]"))
-                    .unwrap_or(1),
-                1,
-            )
-        };
+        let line = cat
+            .config
+            .positions
+            .line_of(&format!("lint.allow[{i}]"))
+            .unwrap_or(1);
+        // The entry's `-`, not the indentation before it.
+        let column = cat
+            .sources
+            .get(crate::model::config::FILE_NAME)
+            .and_then(|t| t.lines().nth(line.saturating_sub(1)))
+            .map(|l| l.chars().take_while(|c| c.is_whitespace()).count() + 1)
+            .unwrap_or(1);
+        let at = |d: Diagnostic| d.file(crate::model::config::FILE_NAME).at(line, column);
         if let Some(until) = a.until.as_deref().filter(|u| today > *u) {
             out.shown.push(at(Diagnostic::new(
                 &codes::ALLOW_EXPIRED,
@@ -94,8 +96,7 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
                     "the acceptance of {} ran out on {until} (today is {today}); the finding counts again",
                     describe(a)
                 ),
-            )
-            .help(codes::ALLOW_EXPIRED.help)));
+            )));
         } else if !used[i] && coverage == Coverage::Complete {
             out.shown.push(at(Diagnostic::new(
                 &codes::ALLOW_STALE,
@@ -103,8 +104,7 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
                     "`lint.allow` accepts {}, which no longer occurs",
                     describe(a)
                 ),
-            )
-            .help(codes::ALLOW_STALE.help)));
+            )));
         }
     }
     out

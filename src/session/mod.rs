@@ -5,14 +5,12 @@
 pub mod ledger;
 mod outline_store;
 
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostic, Suppressed};
 use crate::graph::Graph;
 use crate::load::{self, Bodies, Documents, Fatal, Loaded, Options};
 use crate::model::Catalogue;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-
-pub use ledger::Suppressed;
 
 /// What a command reads of the catalogue. Reading less is what makes the frequent commands
 /// cheap: a check's Markdown outline is most of the cost of loading.
@@ -182,17 +180,29 @@ impl Session {
             let templates = crate::render::templates::Templates::new(self.templates.as_deref())?;
             found.extend(crate::claims::verify(cat, self.graph(), &templates));
         }
-        diag::normalise(&mut found);
         let coverage = if stages.lint && stages.verify {
             ledger::Coverage::Complete
         } else {
             ledger::Coverage::Partial
         };
-        let mut applied = ledger::apply(cat, found, &self.today, coverage);
-        diag::normalise(&mut applied.shown);
-        Ok(Findings {
-            shown: applied.shown,
-            suppressed: applied.suppressed,
-        })
+        Ok(settle(cat, found, &self.today, coverage))
+    }
+}
+
+/// The tail of every run, the language server's included: what the stages found normalised,
+/// the ledger applied on `today` (an entry is stale only under `Coverage::Complete`), what is
+/// shown normalised again.
+pub fn settle(
+    cat: &Catalogue,
+    mut found: Vec<Diagnostic>,
+    today: &str,
+    coverage: ledger::Coverage,
+) -> Findings {
+    diag::normalise(&mut found);
+    let mut applied = ledger::apply(cat, found, today, coverage);
+    diag::normalise(&mut applied.shown);
+    Findings {
+        shown: applied.shown,
+        suppressed: applied.suppressed,
     }
 }

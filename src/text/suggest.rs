@@ -30,13 +30,30 @@ pub fn suggest<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -
     })
 }
 
-/// The suggestion as the engine phrases it: "did you mean `x`?".
-#[cfg(any(test, feature = "internals"))]
+/// The engine's one phrasing of a suggestion, around `shown` as the finding writes it
+/// (`` `key` ``, `` `#fragment` ``, a quoted value): "did you mean `x`?".
+pub fn phrase(shown: &str) -> String {
+    format!("did you mean {shown}?")
+}
+
+/// The nearest of `candidates` to `found`, phrased: "did you mean `x`?".
 pub fn did_you_mean<'a>(
     found: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    suggest(found, candidates).map(|s| format!("did you mean `{s}`?"))
+    suggest(found, candidates).map(|s| phrase(&format!("`{s}`")))
+}
+
+/// The keys outside `allowed`, in the order given, each with its "did you mean" when one of
+/// `allowed` is close.
+pub fn unknown_keys<'k>(
+    keys: impl IntoIterator<Item = &'k str>,
+    allowed: &[&str],
+) -> Vec<(&'k str, Option<String>)> {
+    keys.into_iter()
+        .filter(|k| !allowed.contains(k))
+        .map(|k| (k, did_you_mean(k, allowed.iter().copied())))
+        .collect()
 }
 
 #[cfg(test)]
@@ -57,5 +74,20 @@ mod tests {
             did_you_mean("categorys", keys).as_deref(),
             Some("did you mean `categories`?")
         );
+        assert_eq!(did_you_mean("xyz", keys), None);
+    }
+
+    #[test]
+    fn unknown_keys_keep_their_order_and_carry_the_nearest_allowed_key() {
+        let allowed = ["status", "evidence", "notes"];
+        let found = unknown_keys(["statsu", "notes", "owner"], &allowed);
+        assert_eq!(
+            found,
+            vec![
+                ("statsu", Some("did you mean `status`?".to_string())),
+                ("owner", None)
+            ]
+        );
+        assert!(unknown_keys(["status"], &allowed).is_empty());
     }
 }

@@ -6,7 +6,7 @@
 
 use super::atomic::{self, LOCKED_MARK};
 use super::target::Target;
-use crate::load::confine::normalise;
+use crate::confine::normalise;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io;

@@ -50,6 +50,12 @@ pub fn file(path: &Path, contents: &str) -> io::Result<()> {
     }
 }
 
+/// The folder `dir`, and any parent missing, for files about to be written into it (`audit
+/// --out`, `init`, a probe's results folder).
+pub fn dir(dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
 /// A file of the user's cache (outlines kept between runs), written atomically (`0600`, not
 /// flushed to disk: a torn file fails its own checksum) into a directory made private to the
 /// user. Only a regular file or nothing is replaced: a symlink,

@@ -36,7 +36,7 @@ impl Session {
             )));
         }
         // Lexical like the paths the journal records, so they are found under it.
-        let root = crate::load::confine::normalise(&std::path::absolute(root)?);
+        let root = crate::confine::normalise(&std::path::absolute(root)?);
         let lock_path = root.join(LOCK_FILE);
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true).truncate(false);
@@ -66,7 +66,7 @@ impl Session {
     }
 
     fn repair(&mut self) -> io::Result<()> {
-        let boundary = crate::load::confine::Fence::repository_of(&self.root)
+        let boundary = crate::confine::Fence::repository_of(&self.root)
             .base()
             .to_path_buf();
         let mut dirs = vec![self.root.clone()];
@@ -106,7 +106,7 @@ impl Session {
         }
         // Every target is held to the repository before anything is staged: a planned path
         // whose folder, or whose symlink's target, lies outside would write outside it.
-        let boundary = crate::load::confine::Fence::repository_of(&self.root)
+        let boundary = crate::confine::Fence::repository_of(&self.root)
             .base()
             .to_path_buf();
         for change in changes {
@@ -193,10 +193,10 @@ fn inside(boundary: &Path, change: &Change) -> io::Result<()> {
         Change::Create(p, _) => (p, false),
         Change::Remove(p) => (p, false),
     };
-    let mut at = crate::load::confine::normalise(&std::path::absolute(path)?);
+    let mut at = crate::confine::normalise(&std::path::absolute(path)?);
     if follows {
         if let Ok(link) = fs::read_link(&at) {
-            at = crate::load::confine::normalise(&atomic::parent(&at).join(link));
+            at = crate::confine::normalise(&atomic::parent(&at).join(link));
         }
     }
     let dir = fs::canonicalize(atomic::parent(&at)).map_err(|e| named(path, e))?;

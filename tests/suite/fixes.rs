@@ -250,7 +250,7 @@ fn a_fix_against_a_file_changed_meanwhile_refuses() {
     let read = move |rel: &str| -> Option<Arc<str>> {
         std::fs::read_to_string(root.join(rel)).ok().map(Arc::from)
     };
-    let fixes = fix::fixes(&loaded.catalogue, &diags, &read);
+    let fixes = fix::fixes(&loaded.catalogue, &graph, &diags, &read);
     assert_eq!(fixes.len(), 1, "{fixes:?}");
     assert_eq!(fixes[0].safety, fix::Safety::Safe);
     let chosen: Vec<&fix::Fix> = fixes.iter().collect();
@@ -279,7 +279,7 @@ fn fixes_read_unsaved_buffers_through_text_of() {
     let graph = auditbook::graph::Graph::build(&loaded.catalogue);
     let diags = auditbook::lint::run(&loaded.catalogue, &graph);
     let buffer: Arc<str> = Arc::from(f.read("checks/FID-002.md"));
-    let fixes = fix::fixes(&loaded.catalogue, &diags, &|rel| {
+    let fixes = fix::fixes(&loaded.catalogue, &graph, &diags, &|rel| {
         (rel == "checks/FID-002.md").then(|| Arc::clone(&buffer))
     });
     let e = &fixes[0].edits[0];

@@ -33,7 +33,6 @@ mod graph_rules;
 mod hostile_files;
 mod hostile_paths;
 mod init;
-mod invariants;
 mod json_schemas;
 mod lean_load;
 mod ledger;

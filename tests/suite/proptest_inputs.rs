@@ -264,7 +264,7 @@ proptest! {
     ) {
         let cat = shipped();
         let (_dir, path) = written(&bytes, if json { "p.json" } else { "p.yaml" });
-        match profile::load(cat, &path, "p.yaml", None) {
+        match data_file::read(&path, "p.yaml", &codes::PROFILE_INVALID).and_then(|f| profile::of_file(cat, f)) {
             Ok(checked) => audit_all(cat, &checked, None),
             Err(DataError::Invalid { diagnostics: d, sources }) => {
                 prop_assert!(!d.is_empty());
@@ -272,7 +272,7 @@ proptest! {
                 // Each finding comes with the text it is about (never a second reading).
                 prop_assert!(d.iter().all(|x| x.file.as_ref().is_some_and(|f| sources.contains_key(f))), "{d:?}");
             }
-            // Only a portfolio-shaped file without --server is refused outright.
+            // Only a portfolio-shaped file is refused outright.
             Err(DataError::Unreadable(m)) => prop_assert!(m.contains("portfolio"), "{m}"),
         }
     }
@@ -283,7 +283,8 @@ proptest! {
     ) {
         let cat = shipped();
         let profile_path = repo("examples/amtsblatt-readonly.profile.yaml");
-        let checked = match profile::load(cat, &profile_path, "p.yaml", None) {
+        let read = data_file::read(&profile_path, "p.yaml", &codes::PROFILE_INVALID);
+        let checked = match read.and_then(|f| profile::of_file(cat, f)) {
             Ok(c) => c,
             Err(_) => panic!("the example profile loads"),
         };

@@ -59,13 +59,21 @@ fn plausible(root: &Json, raw: &Json, depth: usize) -> Option<Json> {
         if let Some(v) = s.get("default") {
             return Some(v.clone());
         }
-        if let Some(v) = s.get("examples").and_then(Json::as_array).and_then(|a| a.first()) {
+        if let Some(v) = s
+            .get("examples")
+            .and_then(Json::as_array)
+            .and_then(|a| a.first())
+        {
             return Some(v.clone());
         }
         if let Some(v) = s.get("const") {
             return Some(v.clone());
         }
-        if let Some(v) = s.get("enum").and_then(Json::as_array).and_then(|a| a.first()) {
+        if let Some(v) = s
+            .get("enum")
+            .and_then(Json::as_array)
+            .and_then(|a| a.first())
+        {
             return Some(v.clone());
         }
     }
@@ -163,7 +171,9 @@ mod tests {
         let s = json!({"type": "object", "$defs": {"In": {"type": "object", "properties": {"id": {"type": "string", "minLength": 8}, "fmt": {"$ref": "#/$defs/F", "default": "json"}}, "required": ["id", "fmt"]}, "F": {"enum": ["md", "json"]}}, "properties": {"params": {"$ref": "#/$defs/In"}}, "required": ["params"]});
         assert_eq!(
             sample(&s),
-            json!({"params": {"id": "probe-probe", "fmt": "json"}}).as_object().cloned()
+            json!({"params": {"id": "probe-probe", "fmt": "json"}})
+                .as_object()
+                .cloned()
         );
         let looped = json!({"$defs": {"A": {"$ref": "#/$defs/A"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]});
         assert_eq!(sample(&looped), None);

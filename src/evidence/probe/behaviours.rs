@@ -29,7 +29,10 @@ pub async fn http(
         if origin {
             let control = c.request("server/discover", json!({})).await;
             note_modern(modern, "server/discover", &control);
-            seen.origin_control = Some(shaped("POST server/discover without Origin".into(), control));
+            seen.origin_control = Some(shaped(
+                "POST server/discover without Origin".into(),
+                control,
+            ));
             let shape = Shape {
                 headers: vec![("Origin".into(), opts.foreign_origin.clone())],
                 ..Shape::default()
@@ -64,14 +67,26 @@ pub async fn http(
         seen.era = Some(Era::Legacy);
         if origin {
             // A session of its own: `initialize` with and without the foreign Origin.
-            let mut control = Client::http(obs_url(c), Era::Legacy, &opts.legacy, opts.limits, &user_agent(opts));
+            let mut control = Client::http(
+                obs_url(c),
+                Era::Legacy,
+                &opts.legacy,
+                opts.limits,
+                &user_agent(opts),
+            );
             let r = control.initialize(&opts.legacy).await;
             seen.origin_control = Some(shaped(
                 format!("POST initialize ({}) without Origin", opts.legacy),
                 r,
             ));
             control.close().await;
-            let mut foreign = Client::http(obs_url(c), Era::Legacy, &opts.legacy, opts.limits, &user_agent(opts));
+            let mut foreign = Client::http(
+                obs_url(c),
+                Era::Legacy,
+                &opts.legacy,
+                opts.limits,
+                &user_agent(opts),
+            );
             let shape = Shape {
                 headers: vec![("Origin".into(), opts.foreign_origin.clone())],
                 ..Shape::default()
@@ -103,7 +118,10 @@ pub async fn http(
             };
             let r = c.request_shaped("tools/list", json!({}), &shape).await;
             seen.bogus_version = Some(shaped(
-                format!("POST tools/list with MCP-Protocol-Version: {}", opts.bogus_version),
+                format!(
+                    "POST tools/list with MCP-Protocol-Version: {}",
+                    opts.bogus_version
+                ),
                 r,
             ));
         }
@@ -137,13 +155,23 @@ pub async fn modern(
         };
         let r = c.request_shaped("tools/list", json!({}), &shape).await;
         m.unsupported = Some(shaped(
-            format!("tools/list naming protocol version {} in _meta", opts.bogus_version),
+            format!(
+                "tools/list naming protocol version {} in _meta",
+                opts.bogus_version
+            ),
             r,
         ));
     }
     if opts.wants(Kind::Stateless) {
         // A fresh connection (over stdio a fresh process) whose first request is not discover.
-        match Client::open(target, Era::Modern, &c.version, &opts.sandbox, opts.limits, &opts.user_agent) {
+        match Client::open(
+            target,
+            Era::Modern,
+            &c.version,
+            &opts.sandbox,
+            opts.limits,
+            &opts.user_agent,
+        ) {
             Ok(mut fresh) => {
                 let r = fresh.request("tools/list", json!({})).await;
                 note_modern(m, "tools/list", &r);
@@ -181,10 +209,7 @@ pub async fn modern(
             ..Shape::default()
         };
         let r = c.request_shaped("tools/list", json!({}), &wrong).await;
-        m.wrong_method_header = Some(shaped(
-            "tools/list with Mcp-Method: prompts/list".into(),
-            r,
-        ));
+        m.wrong_method_header = Some(shaped("tools/list with Mcp-Method: prompts/list".into(), r));
         // The body names a tool that does not exist: a server that skips the check answers
         // "unknown tool", and nothing is run either way.
         let name = Shape {
@@ -199,7 +224,8 @@ pub async fn modern(
             )
             .await;
         m.wrong_name_header = Some(shaped(
-            "tools/call of `auditbook-probe-no-such-tool` with Mcp-Name: auditbook-probe-header".into(),
+            "tools/call of `auditbook-probe-no-such-tool` with Mcp-Name: auditbook-probe-header"
+                .into(),
             r,
         ));
     }

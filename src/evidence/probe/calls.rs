@@ -23,11 +23,54 @@ pub enum CallPolicy {
 
 /// Verbs that name a write; the words of a tool's name are matched against them.
 pub const WRITE_VERBS: &[&str] = &[
-    "create", "add", "insert", "update", "set", "put", "post", "write", "delete", "remove", "drop",
-    "send", "upload", "replace", "patch", "move", "rename", "destroy", "purge", "truncate",
-    "erase", "wipe", "kill", "reset", "revoke", "grant", "submit", "publish", "execute", "exec",
-    "run", "modify", "edit", "save", "store", "append", "merge", "approve", "cancel", "transfer",
-    "pay", "deploy", "install", "uninstall", "restart", "shutdown", "disable", "enable",
+    "create",
+    "add",
+    "insert",
+    "update",
+    "set",
+    "put",
+    "post",
+    "write",
+    "delete",
+    "remove",
+    "drop",
+    "send",
+    "upload",
+    "replace",
+    "patch",
+    "move",
+    "rename",
+    "destroy",
+    "purge",
+    "truncate",
+    "erase",
+    "wipe",
+    "kill",
+    "reset",
+    "revoke",
+    "grant",
+    "submit",
+    "publish",
+    "execute",
+    "exec",
+    "run",
+    "modify",
+    "edit",
+    "save",
+    "store",
+    "append",
+    "merge",
+    "approve",
+    "cancel",
+    "transfer",
+    "pay",
+    "deploy",
+    "install",
+    "uninstall",
+    "restart",
+    "shutdown",
+    "disable",
+    "enable",
 ];
 
 /// The words of a name in any style (`delete_record`, `deleteRecord`, `Delete-Record`), lower
@@ -95,7 +138,12 @@ pub fn refusal(tool: &Json, policy: CallPolicy) -> Option<String> {
     }
 }
 
-async fn call(client: &mut Client, tool: &str, args: Map<String, Json>, modern: &mut Modern) -> Call {
+async fn call(
+    client: &mut Client,
+    tool: &str,
+    args: Map<String, Json>,
+    modern: &mut Modern,
+) -> Call {
     let params = json!({"name": tool, "arguments": Json::Object(args.clone())});
     let reply = client.request("tools/call", params).await;
     if client.era == Era::Modern {
@@ -110,7 +158,12 @@ async fn call(client: &mut Client, tool: &str, args: Map<String, Json>, modern: 
 
 /// Call the tools the policy allows with arguments made from their input schema, and one of
 /// them with arguments that break it.
-pub async fn sample(client: &mut Client, opts: &Options, obs: &mut Observation, modern: &mut Modern) {
+pub async fn sample(
+    client: &mut Client,
+    opts: &Options,
+    obs: &mut Observation,
+    modern: &mut Modern,
+) {
     let mut tools: Vec<Json> = obs.tools.items.clone();
     tools.sort_by_key(name_of);
     let mut samples = Vec::new();
@@ -136,7 +189,8 @@ pub async fn sample(client: &mut Client, opts: &Options, obs: &mut Observation, 
         if tool.get("outputSchema").is_none() {
             not_called.push(NotCalled {
                 tool: untrusted::value(&name),
-                why: "it declares no `outputSchema`, so a sample would have nothing to be held to".into(),
+                why: "it declares no `outputSchema`, so a sample would have nothing to be held to"
+                    .into(),
             });
             continue;
         }
@@ -184,6 +238,9 @@ mod tests {
         let unhinted = json!({"name": "get_record"});
         assert!(refusal(&unhinted, CallPolicy::ReadOnly).is_some());
         assert_eq!(refusal(&del, CallPolicy::All), None);
-        assert_eq!(words("getHTTPRecord_v2-x"), vec!["get", "httprecord", "v2", "x"]);
+        assert_eq!(
+            words("getHTTPRecord_v2-x"),
+            vec!["get", "httprecord", "v2", "x"]
+        );
     }
 }

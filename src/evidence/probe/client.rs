@@ -190,7 +190,10 @@ impl Client {
     ) -> (i64, Json, Vec<(String, String)>) {
         let id = self.next_id;
         self.next_id += 1;
-        let version = shape.version.clone().unwrap_or_else(|| self.version.clone());
+        let version = shape
+            .version
+            .clone()
+            .unwrap_or_else(|| self.version.clone());
         let mut params = match params {
             Json::Object(m) => m,
             _ => Map::new(),
@@ -213,7 +216,10 @@ impl Client {
         let params = Json::Object(params);
         let mut headers: Vec<(String, String)> = vec![
             ("Content-Type".into(), "application/json".into()),
-            ("Accept".into(), "application/json, text/event-stream".into()),
+            (
+                "Accept".into(),
+                "application/json, text/event-stream".into(),
+            ),
         ];
         let handshake = method == "initialize";
         if !handshake {
@@ -362,13 +368,26 @@ mod tests {
 
     #[test]
     fn modern_requests_carry_meta_and_routing_headers() {
-        let mut c = Client::http("http://127.0.0.1:1/mcp", Era::Modern, "2026-07-28", Limits::default(), "t");
+        let mut c = Client::http(
+            "http://127.0.0.1:1/mcp",
+            Era::Modern,
+            "2026-07-28",
+            Limits::default(),
+            "t",
+        );
         let (_, msg, headers) = c.build("tools/call", json!({"name": "zürich"}), &Shape::default());
-        assert_eq!(msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion"), Some(&json!("2026-07-28")));
+        assert_eq!(
+            msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion"),
+            Some(&json!("2026-07-28"))
+        );
         let h = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
         assert_eq!(h("Mcp-Method").as_deref(), Some("tools/call"));
         assert_eq!(h("Mcp-Name").as_deref(), Some("=?base64?esO8cmljaA==?="));
-        let shape = Shape { omit: vec!["mcp-method".into()], no_meta: true, ..Shape::default() };
+        let shape = Shape {
+            omit: vec!["mcp-method".into()],
+            no_meta: true,
+            ..Shape::default()
+        };
         let (_, msg, headers) = c.build("tools/list", json!({}), &shape);
         assert!(msg.pointer("/params/_meta").is_none());
         assert!(!headers.iter().any(|(k, _)| k == "Mcp-Method"));

@@ -298,7 +298,8 @@ impl Observation {
 
 /// Record what a modern result shows (shape, minted sessions, server requests).
 pub(super) fn note_modern(m: &mut Modern, method: &str, reply: &Reply) {
-    m.server_requests.extend(reply.server_requests.iter().cloned());
+    m.server_requests
+        .extend(reply.server_requests.iter().cloned());
     if reply.header("mcp-session-id").is_some() && !m.sessions_minted.contains(&method.to_string())
     {
         m.sessions_minted.push(method.to_string());
@@ -349,19 +350,25 @@ async fn open_modern(
     obs: &mut Observation,
     m: &mut Modern,
 ) -> (Option<Client>, Option<Trouble>) {
-    let mut client =
-        match Client::open(target, Era::Modern, &opts.newest, &opts.sandbox, opts.limits, &opts.user_agent) {
-            Ok(c) => c,
-            Err(t) => {
-                obs.openings.push(Opening {
-                    era: Era::Modern,
-                    asked: opts.newest.clone(),
-                    answered: Err(t.describe()),
-                    supported: Vec::new(),
-                });
-                return (None, Some(t));
-            }
-        };
+    let mut client = match Client::open(
+        target,
+        Era::Modern,
+        &opts.newest,
+        &opts.sandbox,
+        opts.limits,
+        &opts.user_agent,
+    ) {
+        Ok(c) => c,
+        Err(t) => {
+            obs.openings.push(Opening {
+                era: Era::Modern,
+                asked: opts.newest.clone(),
+                answered: Err(t.describe()),
+                supported: Vec::new(),
+            });
+            return (None, Some(t));
+        }
+    };
     if obs.sandbox.is_none() {
         obs.sandbox = client.sandbox.clone();
     }
@@ -369,7 +376,11 @@ async fn open_modern(
     let mut supported = supported_of(&reply);
     // A modern server that does not serve the version asked for names the ones it does.
     if reply.error_code() == Some(-32022) {
-        if let Some(v) = supported.iter().find(|v| v.as_str() > opts.legacy.as_str()).cloned() {
+        if let Some(v) = supported
+            .iter()
+            .find(|v| v.as_str() > opts.legacy.as_str())
+            .cloned()
+        {
             client.version = v;
             reply = client.request("server/discover", json!({})).await;
             supported = supported_of(&reply);
@@ -393,14 +404,21 @@ async fn open_modern(
             .result()
             .and_then(|r| r.pointer("/_meta/io.modelcontextprotocol~1serverInfo"))
         {
-            obs.server_name = untrusted::value(info.get("name").and_then(Json::as_str).unwrap_or(""));
+            obs.server_name =
+                untrusted::value(info.get("name").and_then(Json::as_str).unwrap_or(""));
             obs.server_version =
                 untrusted::value(info.get("version").and_then(Json::as_str).unwrap_or(""));
         }
         (Some(client), None)
     } else {
-        let why = if reply.error_code().is_some_and(|c| MODERN_ERRORS.contains(&c)) {
-            format!("a modern server that serves none of the probe's versions: {}", failed(&reply))
+        let why = if reply
+            .error_code()
+            .is_some_and(|c| MODERN_ERRORS.contains(&c))
+        {
+            format!(
+                "a modern server that serves none of the probe's versions: {}",
+                failed(&reply)
+            )
         } else {
             format!("server/discover → {}", failed(&reply))
         };
@@ -421,19 +439,25 @@ async fn open_legacy(
     asked: &str,
     obs: &mut Observation,
 ) -> (Option<Client>, Option<Trouble>, Opening) {
-    let mut client =
-        match Client::open(target, Era::Legacy, asked, &opts.sandbox, opts.limits, &opts.user_agent) {
-            Ok(c) => c,
-            Err(t) => {
-                let o = Opening {
-                    era: Era::Legacy,
-                    asked: asked.to_string(),
-                    answered: Err(t.describe()),
-                    supported: Vec::new(),
-                };
-                return (None, Some(t), o);
-            }
-        };
+    let mut client = match Client::open(
+        target,
+        Era::Legacy,
+        asked,
+        &opts.sandbox,
+        opts.limits,
+        &opts.user_agent,
+    ) {
+        Ok(c) => c,
+        Err(t) => {
+            let o = Opening {
+                era: Era::Legacy,
+                asked: asked.to_string(),
+                answered: Err(t.describe()),
+                supported: Vec::new(),
+            };
+            return (None, Some(t), o);
+        }
+    };
     if obs.sandbox.is_none() {
         obs.sandbox = client.sandbox.clone();
     }
@@ -495,7 +519,9 @@ fn unreached(troubles: &[Option<Trouble>], openings: &[Opening]) -> Reach {
         Reach::Unreachable(detail)
     } else if any(|t| matches!(t, Trouble::Closed(_))) {
         Reach::Crashed(detail)
-    } else if any(|t| matches!(t, Trouble::TimedOut(_))) && !any(|t| matches!(t, Trouble::NotJsonRpc(_))) {
+    } else if any(|t| matches!(t, Trouble::TimedOut(_)))
+        && !any(|t| matches!(t, Trouble::NotJsonRpc(_)))
+    {
         Reach::Hung(detail)
     } else {
         Reach::NotMcp(detail)
@@ -518,7 +544,11 @@ pub async fn observe(target: &Target, opts: &Options) -> Observation {
         obs.reach = Some(unreached(&[mtrouble, ltrouble], &obs.openings));
         return obs;
     }
-    obs.primary = Some(if mclient.is_some() { Era::Modern } else { Era::Legacy });
+    obs.primary = Some(if mclient.is_some() {
+        Era::Modern
+    } else {
+        Era::Legacy
+    });
     obs.reach = Some(Reach::Reached);
     {
         let primary = match (&mut mclient, &mut lclient) {
@@ -547,14 +577,23 @@ pub async fn observe(target: &Target, opts: &Options) -> Observation {
             behaviours::modern(target, &mut mclient, opts, &mut obs, &mut modern).await;
         }
         if lclient.is_some() && opts.wants(Kind::ProtocolVersion) {
-            let (echo_client, _, o) = open_legacy(target, opts, &opts.bogus_version, &mut obs).await;
+            let (echo_client, _, o) =
+                open_legacy(target, opts, &opts.bogus_version, &mut obs).await;
             obs.echo = Some(o);
             if let Some(c) = echo_client {
                 c.close().await;
             }
         }
         for d in &opts.declared {
-            let run = steps::run(target, &d.spec, &mut mclient, &mut lclient, opts, &mut modern).await;
+            let run = steps::run(
+                target,
+                &d.spec,
+                &mut mclient,
+                &mut lclient,
+                opts,
+                &mut modern,
+            )
+            .await;
             obs.steps.insert(d.key.clone(), run);
         }
     }

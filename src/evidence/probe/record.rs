@@ -11,7 +11,7 @@ use super::judge::{self, Context, Decision, Outcome};
 use super::lock::{Drift, Fingerprint};
 use super::observe::Observation;
 use crate::evidence::untrusted;
-use crate::model::probe::{Covers, Records};
+use crate::model::declared::{Covers, Records};
 use crate::model::{Catalogue, Check};
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -132,7 +132,11 @@ fn probed(c: &Check, obs: &Observation, drift: Option<&Drift>, revision: Option<
     // into a status no gate looks at.
     let owed = c.evidence_required as usize;
     let (status, note) = if status != "not_verified" && evidence.len() < owed {
-        let next = if worst.is_some() { "todo" } else { "not_verified" };
+        let next = if worst.is_some() {
+            "todo"
+        } else {
+            "not_verified"
+        };
         (
             next,
             format!(

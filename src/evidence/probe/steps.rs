@@ -7,7 +7,8 @@
 
 use super::client::{Client, Shape, Target};
 use super::observe::{note_modern, Exchanged, Modern, Options};
-use crate::model::probe::{ProbeSpec, Transport};
+use crate::model::declared::Transport;
+use crate::model::probe::ProbeSpec;
 use crate::model::probe_steps::{Request, Revision};
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -77,11 +78,13 @@ pub async fn run(
     let mut out = StepRun::default();
     match (spec.transport, target.is_http()) {
         (Transport::Http, false) => {
-            out.stopped = Some("the probe runs over Streamable HTTP; the target is a stdio server".into());
+            out.stopped =
+                Some("the probe runs over Streamable HTTP; the target is a stdio server".into());
             return out;
         }
         (Transport::Stdio, true) => {
-            out.stopped = Some("the probe runs over stdio; the target is a Streamable HTTP endpoint".into());
+            out.stopped =
+                Some("the probe runs over stdio; the target is a Streamable HTTP endpoint".into());
             return out;
         }
         _ => {}
@@ -100,7 +103,10 @@ pub async fn run(
                 omit_headers,
             } => {
                 let (client, era_name) = match revision {
-                    Revision::Modern => (mclient.as_mut(), "2026-07-28 (it answers no server/discover)"),
+                    Revision::Modern => (
+                        mclient.as_mut(),
+                        "2026-07-28 (it answers no server/discover)",
+                    ),
                     Revision::Legacy => (lclient.as_mut(), "2025-11-25 (it answers no initialize)"),
                 };
                 let Some(client) = client else {
@@ -123,10 +129,13 @@ pub async fn run(
                 if *revision == Revision::Modern {
                     note_modern(modern, &method, &reply);
                 }
-                let mut sent = format!("{method} ({})", match revision {
-                    Revision::Modern => "2026-07-28",
-                    Revision::Legacy => "2025-11-25",
-                });
+                let mut sent = format!(
+                    "{method} ({})",
+                    match revision {
+                        Revision::Modern => "2026-07-28",
+                        Revision::Legacy => "2025-11-25",
+                    }
+                );
                 if let Some(v) = &shape.version {
                     sent.push_str(&format!(", protocol version {v}"));
                 }
@@ -160,7 +169,8 @@ pub async fn run(
                     .collect();
                 let body = body.as_deref().map(|b| put_in(b, &caps));
                 let Some(reply) = client.raw(method, &headers, body).await else {
-                    out.stopped = Some(format!("step {n}: a raw HTTP request needs an HTTP target"));
+                    out.stopped =
+                        Some(format!("step {n}: a raw HTTP request needs an HTTP target"));
                     return out;
                 };
                 Exchanged {
@@ -195,7 +205,11 @@ mod tests {
 
     #[test]
     fn captures_keep_their_type_when_a_string_is_one_reference() {
-        let caps: BTreeMap<String, Json> = [("n".to_string(), json!(3)), ("u".to_string(), json!("file:///x"))].into();
+        let caps: BTreeMap<String, Json> = [
+            ("n".to_string(), json!(3)),
+            ("u".to_string(), json!("file:///x")),
+        ]
+        .into();
         assert_eq!(
             put_in_json(&json!({"a": "${n}", "b": "uri=${u}", "${u}": 1}), &caps),
             json!({"a": 3, "b": "uri=file:///x", "file:///x": 1})

@@ -43,7 +43,8 @@ impl<'r> Job<'r> {
 /// whitespace (re-indenting or re-wrapping a line is no change), hashed, 12 hex digits.
 pub fn fingerprint(check: &str, rule: &str, path: &str, code: &str) -> String {
     let folded: String = code.split_whitespace().collect();
-    let digest = crate::text::digest::sha256(format!("{check}\0{rule}\0{path}\0{folded}").as_bytes());
+    let digest =
+        crate::text::digest::sha256(format!("{check}\0{rule}\0{path}\0{folded}").as_bytes());
     digest.chars().take(12).collect()
 }
 
@@ -81,7 +82,8 @@ pub fn run(tree: &Tree, jobs: &[Job<'_>]) -> Vec<Finding> {
     });
     let mut all: Vec<Finding> = per_file.into_iter().flatten().collect();
     all.sort_by(|a, b| {
-        (&a.check, &a.rule, &a.file, a.line, a.column).cmp(&(&b.check, &b.rule, &b.file, b.line, b.column))
+        (&a.check, &a.rule, &a.file, a.line, a.column)
+            .cmp(&(&b.check, &b.rule, &b.file, b.line, b.column))
     });
     all
 }
@@ -93,8 +95,14 @@ mod tests {
     #[test]
     fn a_changed_line_changes_the_fingerprint_and_whitespace_does_not() {
         let a = fingerprint("X-001", "r", "a.py", "from . import  __version__");
-        assert_eq!(a, fingerprint("X-001", "r", "a.py", "from .  import __version__"));
-        assert_ne!(a, fingerprint("X-001", "r", "a.py", "from .x import __version__"));
+        assert_eq!(
+            a,
+            fingerprint("X-001", "r", "a.py", "from .  import __version__")
+        );
+        assert_ne!(
+            a,
+            fingerprint("X-001", "r", "a.py", "from .x import __version__")
+        );
         assert_eq!(a.len(), 12);
     }
 }

@@ -222,7 +222,11 @@ fn declared(tree: &Tree) -> (Vec<Declared>, Vec<String>) {
             false
         };
         if kind {
-            read.push(format!("{}: {} dependencies declared", f.path, out.len() - before));
+            read.push(format!(
+                "{}: {} dependencies declared",
+                f.path,
+                out.len() - before
+            ));
         }
     }
     (out, read)
@@ -283,9 +287,18 @@ pub fn look(tree: &Tree, check: &str, rule: &str, fact: &Fact) -> Looked {
                 .collect();
             let mut read = read;
             read.extend(wanted.iter().filter(|d| d.bounded).map(|d| {
-                format!("{}:{}: `{}` has an upper bound", d.file, d.line, untrusted::value(&d.written))
+                format!(
+                    "{}:{}: `{}` has an upper bound",
+                    d.file,
+                    d.line,
+                    untrusted::value(&d.written)
+                )
             }));
-            Looked { findings, read, decided: true }
+            Looked {
+                findings,
+                read,
+                decided: true,
+            }
         }
         Fact::Lockfile => {
             let found: Vec<&str> = tree
@@ -297,7 +310,11 @@ pub fn look(tree: &Tree, check: &str, rule: &str, fact: &Fact) -> Looked {
             if found.is_empty() {
                 Looked {
                     findings: vec![finding(".", 1, "no lockfile".into())],
-                    read: vec![format!("{} files read; none of {} is among them", tree.files.len(), LOCKFILES.join(", "))],
+                    read: vec![format!(
+                        "{} files read; none of {} is among them",
+                        tree.files.len(),
+                        LOCKFILES.join(", ")
+                    )],
                     decided: true,
                 }
             } else {
@@ -324,7 +341,11 @@ pub fn look(tree: &Tree, check: &str, rule: &str, fact: &Fact) -> Looked {
                 .collect();
             if found.is_empty() {
                 Looked {
-                    findings: vec![finding(".", 1, format!("none of {} exists", paths.join(", ")))],
+                    findings: vec![finding(
+                        ".",
+                        1,
+                        format!("none of {} exists", paths.join(", ")),
+                    )],
                     read: vec![format!("{} files read", tree.files.len())],
                     decided: true,
                 }
@@ -348,10 +369,26 @@ mod tests {
         assert_eq!(pep508("mcp[cli]>=1.2"), Some(("mcp".into(), false)));
         assert_eq!(pep508("mcp[cli]>=2,<3"), Some(("mcp".into(), true)));
         assert_eq!(pep508("httpx~=0.27"), Some(("httpx".into(), true)));
-        assert_eq!(pep508("Pydantic_Core==2.*"), Some(("pydantic-core".into(), true)));
+        assert_eq!(
+            pep508("Pydantic_Core==2.*"),
+            Some(("pydantic-core".into(), true))
+        );
         assert_eq!(pep508("starlette"), Some(("starlette".into(), false)));
-        assert_eq!(pep508("tzdata>=2024.1; sys_platform == 'win32'"), Some(("tzdata".into(), false)));
-        assert!(npm_bounded("^1.30.0") && npm_bounded("~2.1") && npm_bounded("1.x") && npm_bounded(">=1 <2"));
-        assert!(!npm_bounded(">=1.0.0") && !npm_bounded("*") && !npm_bounded("latest") && !npm_bounded("^1 || >=3"));
+        assert_eq!(
+            pep508("tzdata>=2024.1; sys_platform == 'win32'"),
+            Some(("tzdata".into(), false))
+        );
+        assert!(
+            npm_bounded("^1.30.0")
+                && npm_bounded("~2.1")
+                && npm_bounded("1.x")
+                && npm_bounded(">=1 <2")
+        );
+        assert!(
+            !npm_bounded(">=1.0.0")
+                && !npm_bounded("*")
+                && !npm_bounded("latest")
+                && !npm_bounded("^1 || >=3")
+        );
     }
 }

@@ -13,7 +13,7 @@ pub mod triage;
 
 use super::merge::Contribution;
 use super::untrusted;
-use crate::model::probe::{Covers, Records};
+use crate::model::declared::{Covers, Records};
 use crate::model::scan::{Body, Language, Matching};
 use crate::model::Catalogue;
 use serde::Serialize;
@@ -71,7 +71,13 @@ pub struct Scan {
 
 /// Scan `tree` for the checks in `ids`, applying `decisions` to signals. `today` decides
 /// whether a decision with `until` still holds.
-pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions, today: &str) -> Scan {
+pub fn scan(
+    cat: &Catalogue,
+    ids: &[String],
+    tree: &Tree,
+    decisions: &Decisions,
+    today: &str,
+) -> Scan {
     let checks: Vec<&crate::model::Check> = ids
         .iter()
         .filter_map(|id| cat.check(id))
@@ -152,10 +158,17 @@ pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions,
                 } else {
                     format!(" — {}", untrusted::value(&r.message))
                 };
-                match (r.matching, decisions.of(c.id.as_str(), &f.fingerprint, today)) {
+                match (
+                    r.matching,
+                    decisions.of(c.id.as_str(), &f.fingerprint, today),
+                ) {
                     (Matching::Proof, _) | (Matching::Signal, Some(true)) => {
                         worst = Some(worst.map_or(r.records, |w| w.worst(r.records)));
-                        let decided = if r.matching == Matching::Signal { ", triaged real" } else { "" };
+                        let decided = if r.matching == Matching::Signal {
+                            ", triaged real"
+                        } else {
+                            ""
+                        };
                         evidence.push(format!(
                             "[scan {}] {}{what} ({label}{decided}: {})",
                             r.id,
@@ -189,7 +202,10 @@ pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions,
             Vec::new()
         };
         let (status, note) = if let Some(w) = worst {
-            (w.as_str(), "the scan found what the check's rules look for".to_string())
+            (
+                w.as_str(),
+                "the scan found what the check's rules look for".to_string(),
+            )
         } else if !open.is_empty() {
             (
                 "needs_triage",
@@ -207,10 +223,16 @@ pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions,
         } else if !undecided_fact.is_empty() {
             (
                 "not_verified",
-                format!("the scan had nothing to read for {}", undecided_fact.join(", ")),
+                format!(
+                    "the scan had nothing to read for {}",
+                    undecided_fact.join(", ")
+                ),
             )
         } else if covers_all {
-            ("pass", "every rule of the check looked and found nothing".to_string())
+            (
+                "pass",
+                "every rule of the check looked and found nothing".to_string(),
+            )
         } else {
             (
                 "not_verified",
@@ -218,7 +240,10 @@ pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions,
             )
         };
         if !missing.is_empty() && worst.is_none() && open.is_empty() {
-            context.push(format!("[scan] not scanned: no rule for {}", missing.join(", ")));
+            context.push(format!(
+                "[scan] not scanned: no rule for {}",
+                missing.join(", ")
+            ));
         }
         let mut lines = evidence;
         lines.extend(context);
@@ -226,7 +251,11 @@ pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions,
         let observed = lines.len();
         let owed = c.evidence_required as usize;
         let (status, note) = if matches!(status, "pass" | "fail" | "partial") && observed < owed {
-            let next = if worst.is_some() { "todo" } else { "not_verified" };
+            let next = if worst.is_some() {
+                "todo"
+            } else {
+                "not_verified"
+            };
             (
                 next,
                 format!("the scan made {observed} observation(s) toward a {status}; the check asks for {owed}, so a person completes the evidence ({note})"),
@@ -249,7 +278,8 @@ pub fn scan(cat: &Catalogue, ids: &[String], tree: &Tree, decisions: &Decisions,
         });
     }
     all_findings.sort_by(|a, b| {
-        (&a.check, &a.rule, &a.file, a.line, a.column).cmp(&(&b.check, &b.rule, &b.file, b.line, b.column))
+        (&a.check, &a.rule, &a.file, a.line, a.column)
+            .cmp(&(&b.check, &b.rule, &b.file, b.line, b.column))
     });
     all_findings.dedup();
     Scan {

@@ -10,9 +10,24 @@ use std::path::{Path, PathBuf};
 
 /// Folders never read: not the server's own source.
 const SKIPPED: &[&str] = &[
-    ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", ".tox", "target", "dist", "build", ".next", "coverage",
-    ".idea", ".vscode",
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".tox",
+    "target",
+    "dist",
+    "build",
+    ".next",
+    "coverage",
+    ".idea",
+    ".vscode",
 ];
 
 /// At most this many files are read, each at most `FILE_BYTES`.
@@ -70,7 +85,10 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: 
             }
         } else if t.is_file() {
             if out.len() >= FILES {
-                skipped.push(format!("{}: more than {FILES} files; the rest were not read", rel(root, &p)));
+                skipped.push(format!(
+                    "{}: more than {FILES} files; the rest were not read",
+                    rel(root, &p)
+                ));
                 return;
             }
             out.push(p);
@@ -104,7 +122,9 @@ pub fn read(root: &Path) -> std::io::Result<Tree> {
         let path = rel(root, &p);
         let size = std::fs::symlink_metadata(&p).map(|m| m.len()).unwrap_or(0);
         if size > FILE_BYTES {
-            skipped.push(format!("{path}: {size} bytes, over the {FILE_BYTES}-byte limit"));
+            skipped.push(format!(
+                "{path}: {size} bytes, over the {FILE_BYTES}-byte limit"
+            ));
             continue;
         }
         let Ok(bytes) = crate::load::text::read_limited(&p) else {

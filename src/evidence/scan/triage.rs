@@ -31,15 +31,27 @@ impl Decisions {
                 .filter_map(|d| {
                     Some(Decision {
                         check: d.get("check")?.as_str()?.to_string(),
-                        finding: d.get("finding")?.as_str()?.trim_start_matches('#').to_string(),
+                        finding: d
+                            .get("finding")?
+                            .as_str()?
+                            .trim_start_matches('#')
+                            .to_string(),
                         real: match d.get("decision")?.as_str()? {
                             "real" => true,
                             "false-positive" => false,
                             _ => return None,
                         },
-                        reason: d.get("reason").and_then(Json::as_str).unwrap_or("").to_string(),
+                        reason: d
+                            .get("reason")
+                            .and_then(Json::as_str)
+                            .unwrap_or("")
+                            .to_string(),
                         until: d.get("until").and_then(Json::as_str).map(String::from),
-                        decided: d.get("decided").and_then(Json::as_str).unwrap_or("").to_string(),
+                        decided: d
+                            .get("decided")
+                            .and_then(Json::as_str)
+                            .unwrap_or("")
+                            .to_string(),
                     })
                 })
                 .collect(),
@@ -74,7 +86,9 @@ pub fn record(existing: Json, d: &Decision) -> Json {
         .unwrap_or_default();
     list.retain(|x| {
         !(x.get("check").and_then(Json::as_str) == Some(d.check.as_str())
-            && x.get("finding").and_then(Json::as_str).map(|f| f.trim_start_matches('#'))
+            && x.get("finding")
+                .and_then(Json::as_str)
+                .map(|f| f.trim_start_matches('#'))
                 == Some(d.finding.as_str()))
     });
     let mut entry = json!({
@@ -91,8 +105,14 @@ pub fn record(existing: Json, d: &Decision) -> Json {
     list.sort_by(|a, b| {
         let k = |x: &Json| {
             (
-                x.get("check").and_then(Json::as_str).unwrap_or("").to_string(),
-                x.get("finding").and_then(Json::as_str).unwrap_or("").to_string(),
+                x.get("check")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                x.get("finding")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string(),
             )
         };
         k(a).cmp(&k(b))
@@ -117,11 +137,17 @@ mod tests {
         };
         let v = record(Json::Null, &d(false, Some("2026-12-31")));
         let ds = Decisions::of_results(&v);
-        assert_eq!(ds.of("IDENT-002", "abc123abc123", "2026-12-02"), Some(false));
+        assert_eq!(
+            ds.of("IDENT-002", "abc123abc123", "2026-12-02"),
+            Some(false)
+        );
         assert_eq!(ds.of("IDENT-002", "abc123abc123", "2027-01-01"), None);
         assert_eq!(ds.of("IDENT-002", "other", "2026-12-02"), None);
         let v = record(v, &d(true, None));
         assert_eq!(v["triage"].as_array().map(Vec::len), Some(1));
-        assert_eq!(Decisions::of_results(&v).of("IDENT-002", "abc123abc123", "2030-01-01"), Some(true));
+        assert_eq!(
+            Decisions::of_results(&v).of("IDENT-002", "abc123abc123", "2030-01-01"),
+            Some(true)
+        );
     }
 }

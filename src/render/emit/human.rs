@@ -3,9 +3,9 @@
 
 use super::{Emitted, Emitter, Run};
 use crate::diag::{Diagnostic, Level, Summary};
-use crate::load::text::LineIndex;
 use crate::render::diagnostics::{join, Sources};
 use crate::render::excerpt::{terminal_safe, Excerpt, Excerpts};
+use crate::text::line_index::LineIndex;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity};
 use codespan_reporting::term::{self, Config};
 use std::collections::BTreeMap;

@@ -15,7 +15,12 @@ pub fn judge(drift: Option<&Drift>) -> Seen {
     looked_in(
         d.changes
             .iter()
-            .map(|c| ("changed", format!("{c} since the lock file `{}`", d.lock_file)))
+            .map(|c| {
+                (
+                    "changed",
+                    format!("{c} since the lock file `{}`", d.lock_file),
+                )
+            })
             .collect(),
         vec![],
         context,

@@ -12,7 +12,8 @@ mod tools;
 
 use super::lock::Drift;
 use super::observe::Observation;
-use crate::model::probe::{Kind, ProbeSpec, Records};
+use crate::model::declared::Records;
+use crate::model::probe::{Kind, ProbeSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

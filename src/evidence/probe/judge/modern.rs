@@ -39,7 +39,10 @@ pub fn stateless(m: &Modern, obs: &Observation) -> Seen {
     if let Some(g) = &m.get {
         match g.reply.status() {
             Some(405) => context.push(format!("{} — HTTP 405, as recommended", g.shown())),
-            Some(s) => defects.push(("get-served", format!("{} — HTTP {s} instead of 405", g.shown()))),
+            Some(s) => defects.push((
+                "get-served",
+                format!("{} — HTTP {s} instead of 405", g.shown()),
+            )),
             None => context.push(format!("{} — no status", g.shown())),
         }
     }
@@ -67,16 +70,26 @@ pub fn result_type(m: &Modern) -> Seen {
     }
     let mut defects = Vec::new();
     if !missing.is_empty() {
-        defects.push(("missing", format!("results without `resultType`: {}", join(&missing))));
+        defects.push((
+            "missing",
+            format!("results without `resultType`: {}", join(&missing)),
+        ));
     }
     if !unknown.is_empty() {
-        defects.push(("unknown", format!("results with an unknown `resultType`: {}", join(&unknown))));
+        defects.push((
+            "unknown",
+            format!("results with an unknown `resultType`: {}", join(&unknown)),
+        ));
     }
     let methods: BTreeSet<String> = m.results.iter().map(|s| s.method.clone()).collect();
     looked_in(
         defects,
         vec![],
-        vec![format!("{} 2026-07-28 results read ({})", m.results.len(), join(&methods))],
+        vec![format!(
+            "{} 2026-07-28 results read ({})",
+            m.results.len(),
+            join(&methods)
+        )],
     )
 }
 
@@ -113,7 +126,10 @@ pub fn cache_hints(m: &Modern) -> Seen {
                 Some(v) => format!("{} ({})", s.method, untrusted::json(v, 40)),
             });
         }
-        let scope_ok = matches!(s.cache_scope.as_ref().and_then(Json::as_str), Some("public" | "private"));
+        let scope_ok = matches!(
+            s.cache_scope.as_ref().and_then(Json::as_str),
+            Some("public" | "private")
+        );
         if !scope_ok {
             no_scope.insert(match &s.cache_scope {
                 None => format!("{} (absent)", s.method),
@@ -123,16 +139,29 @@ pub fn cache_hints(m: &Modern) -> Seen {
     }
     let mut defects = Vec::new();
     if !no_ttl.is_empty() {
-        defects.push(("no-ttl", format!("`ttlMs` missing or not an integer ≥ 0: {}", join(&no_ttl))));
+        defects.push((
+            "no-ttl",
+            format!("`ttlMs` missing or not an integer ≥ 0: {}", join(&no_ttl)),
+        ));
     }
     if !no_scope.is_empty() {
-        defects.push(("no-scope", format!("`cacheScope` missing or not public/private: {}", join(&no_scope))));
+        defects.push((
+            "no-scope",
+            format!(
+                "`cacheScope` missing or not public/private: {}",
+                join(&no_scope)
+            ),
+        ));
     }
     let methods: BTreeSet<String> = seen.iter().map(|s| s.method.clone()).collect();
     looked_in(
         defects,
         vec![],
-        vec![format!("{} cacheable results read ({})", seen.len(), join(&methods))],
+        vec![format!(
+            "{} cacheable results read ({})",
+            seen.len(),
+            join(&methods)
+        )],
     )
 }
 
@@ -149,14 +178,20 @@ pub fn list_order(obs: &Observation) -> Seen {
     if !obs.tools.complete {
         return undecided("the first tools/list was not read in full");
     }
-    let context = vec![format!("tools/list read twice, {} tools each time", first.len())];
+    let context = vec![format!(
+        "tools/list read twice, {} tools each time",
+        first.len()
+    )];
     if &first == again {
         looked_in(vec![], vec!["the same order both times".into()], context)
     } else {
         looked_in(
             vec![(
                 "order-changed",
-                untrusted::cut(&format!("first: {}; then: {}", first.join(", "), again.join(", ")), 500),
+                untrusted::cut(
+                    &format!("first: {}; then: {}", first.join(", "), again.join(", ")),
+                    500,
+                ),
             )],
             vec![],
             context,
@@ -189,7 +224,10 @@ pub fn routing_headers(m: &Modern, obs: &Observation) -> Seen {
             // Served, or the body was processed (an unknown-tool error with a 2xx status).
             defects.push((name, format!("{} — the header was not checked", e.shown())));
         } else {
-            defects.push(("wrong-code", format!("{} — refused, but not with HTTP 400 and -32020", e.shown())));
+            defects.push((
+                "wrong-code",
+                format!("{} — refused, but not with HTTP 400 and -32020", e.shown()),
+            ));
         }
     }
     if defects.is_empty() && context.is_empty() {
@@ -201,8 +239,15 @@ pub fn routing_headers(m: &Modern, obs: &Observation) -> Seen {
 pub fn input_required(m: &Modern) -> Seen {
     let mut defects = Vec::new();
     if !m.server_requests.is_empty() {
-        let methods: BTreeSet<String> = m.server_requests.iter().map(|s| untrusted::value(s)).collect();
-        defects.push(("server-request", format!("the server sent requests of its own: {}", join(&methods))));
+        let methods: BTreeSet<String> = m
+            .server_requests
+            .iter()
+            .map(|s| untrusted::value(s))
+            .collect();
+        defects.push((
+            "server-request",
+            format!("the server sent requests of its own: {}", join(&methods)),
+        ));
     }
     let bare: BTreeSet<String> = m
         .results
@@ -211,7 +256,13 @@ pub fn input_required(m: &Modern) -> Seen {
         .map(|s| s.method.clone())
         .collect();
     if !bare.is_empty() {
-        defects.push(("no-input-requests", format!("`input_required` results without `inputRequests`: {}", join(&bare))));
+        defects.push((
+            "no-input-requests",
+            format!(
+                "`input_required` results without `inputRequests`: {}",
+                join(&bare)
+            ),
+        ));
     }
     looked_in(
         defects,
@@ -233,7 +284,9 @@ fn prefixed_id(id: &str) -> bool {
     let name_ok = !name.is_empty()
         && name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name.ends_with(|c: char| c.is_ascii_alphanumeric())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
     prefix.split('.').all(label) && name_ok
 }
 
@@ -252,12 +305,23 @@ pub fn extensions(m: &Modern) -> Seen {
     if caps.and_then(|c| c.get("tasks")).is_some() {
         defects.push(("core-tasks", "server/discover declares `capabilities.tasks` in the core capabilities; tasks are the `io.modelcontextprotocol/tasks` extension".to_string()));
     }
-    let ext = caps.and_then(|c| c.get("extensions")).and_then(Json::as_object);
+    let ext = caps
+        .and_then(|c| c.get("extensions"))
+        .and_then(Json::as_object);
     for id in ext.into_iter().flat_map(|e| e.keys()) {
         if prefixed_id(id) {
-            clean.push(format!("extension `{}` declared under a prefixed id", untrusted::value(id)));
+            clean.push(format!(
+                "extension `{}` declared under a prefixed id",
+                untrusted::value(id)
+            ));
         } else {
-            defects.push(("bad-extension-id", format!("extension `{}` is not a prefixed id (`com.example/name`)", untrusted::value(id))));
+            defects.push((
+                "bad-extension-id",
+                format!(
+                    "extension `{}` is not a prefixed id (`com.example/name`)",
+                    untrusted::value(id)
+                ),
+            ));
         }
     }
     if clean.is_empty() && defects.is_empty() {

@@ -158,7 +158,11 @@ pub fn origin(obs: &Observation) -> Seen {
             vec![format!("control: {}", control.shown())],
         )
     } else if (400..500).contains(&status) {
-        looked_in(vec![], vec![format!("{} — refused", x.shown())], vec![format!("control: {}", control.shown())])
+        looked_in(
+            vec![],
+            vec![format!("{} — refused", x.shown())],
+            vec![format!("control: {}", control.shown())],
+        )
     } else {
         undecided(x.shown())
     }
@@ -166,7 +170,9 @@ pub fn origin(obs: &Observation) -> Seen {
 
 pub fn version_header(obs: &Observation) -> Seen {
     let Some(h) = &obs.http_probes else {
-        return undecided("a stdio target: the MCP-Protocol-Version probe needs a Streamable HTTP URL");
+        return undecided(
+            "a stdio target: the MCP-Protocol-Version probe needs a Streamable HTTP URL",
+        );
     };
     let (Some(control), Some(x)) = (&h.version_control, &h.bogus_version) else {
         return undecided("the version-header requests were not sent");
@@ -179,11 +185,18 @@ pub fn version_header(obs: &Observation) -> Seen {
     }
     match x.reply.status() {
         None | Some(0) => undecided(x.shown()),
-        Some(400) => looked_in(vec![], vec![format!("{} — as required", x.shown())], vec![format!("control: {}", control.shown())]),
+        Some(400) => looked_in(
+            vec![],
+            vec![format!("{} — as required", x.shown())],
+            vec![format!("control: {}", control.shown())],
+        ),
         Some(s) => looked_in(
             vec![(
                 "wrong-status",
-                format!("{} — expected HTTP 400, got {s}", untrusted::cut(&x.shown(), 400)),
+                format!(
+                    "{} — expected HTTP 400, got {s}",
+                    untrusted::cut(&x.shown(), 400)
+                ),
             )],
             vec![],
             vec![format!("control: {}", control.shown())],

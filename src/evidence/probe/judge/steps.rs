@@ -6,7 +6,8 @@ use super::{looked_in, undecided, Seen};
 use crate::evidence::probe::observe::{Exchanged, Observation};
 use crate::evidence::probe::steps::answer_json;
 use crate::evidence::untrusted;
-use crate::model::probe::{ProbeSpec, Records};
+use crate::model::declared::Records;
+use crate::model::probe::ProbeSpec;
 use crate::model::probe_steps::{HeaderTest, Matcher, Test};
 use serde_json::Value as Json;
 
@@ -14,7 +15,9 @@ use serde_json::Value as Json;
 fn same(a: &Json, b: &Json) -> bool {
     match (a, b) {
         (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
         (Json::Object(x), Json::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -34,7 +37,13 @@ pub fn asks(m: &Matcher) -> String {
     if let Some(s) = &m.says {
         return s.clone();
     }
-    let at = m.pointer.as_deref().map(|p| if p.is_empty() { "the answer".to_string() } else { format!("`{p}`") });
+    let at = m.pointer.as_deref().map(|p| {
+        if p.is_empty() {
+            "the answer".to_string()
+        } else {
+            format!("`{p}`")
+        }
+    });
     let at = at.unwrap_or_default();
     match &m.test {
         Test::Exists(true) => format!("{at} exists"),
@@ -43,12 +52,18 @@ pub fn asks(m: &Matcher) -> String {
         Test::Matches(re) => format!("{at} matches `{re}`"),
         Test::In(vs) => format!(
             "{at} is one of {}",
-            vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+            vs.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Test::Schema(_) => format!("{at} validates against the step's schema"),
         Test::Status(c) => format!(
             "HTTP status {}",
-            c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" or ")
+            c.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
         ),
         Test::Header { name, test } => match test {
             HeaderTest::Present(true) => format!("header `{name}` present"),
@@ -71,7 +86,9 @@ fn holds(m: &Matcher, e: &Exchanged) -> Option<Result<(), String>> {
         Test::Header { name, test } => {
             e.reply.http.as_ref()?;
             let h = e.reply.header(name);
-            let found = h.map(|v| format!("`{v}`")).unwrap_or_else(|| "absent".into());
+            let found = h
+                .map(|v| format!("`{v}`"))
+                .unwrap_or_else(|| "absent".into());
             match test {
                 HeaderTest::Present(p) => verdict(h.is_some() == *p, found),
                 HeaderTest::Equals(v) => verdict(h == Some(v.as_str()), found),
@@ -101,8 +118,15 @@ fn holds(m: &Matcher, e: &Exchanged) -> Option<Result<(), String>> {
                         return verdict(false, found);
                     };
                     let validator = jsonschema::validator_for(schema).ok()?;
-                    let errors: Vec<String> = validator.iter_errors(x).take(2).map(|e| e.to_string()).collect();
-                    verdict(errors.is_empty(), format!("{found} ({})", untrusted::quote(&errors.join("; "), 200)))
+                    let errors: Vec<String> = validator
+                        .iter_errors(x)
+                        .take(2)
+                        .map(|e| e.to_string())
+                        .collect();
+                    verdict(
+                        errors.is_empty(),
+                        format!("{found} ({})", untrusted::quote(&errors.join("; "), 200)),
+                    )
                 }
                 _ => None,
             }
@@ -129,9 +153,15 @@ pub fn judge(spec: &ProbeSpec, obs: &Observation, key: Option<&str>) -> Seen {
                         Records::Partial => "expectation-partial",
                         Records::NotVerified => "expectation-open",
                     };
-                    defects.push((name, format!("step {n}: {shown}: expected {}, found {found}", asks(m))));
+                    defects.push((
+                        name,
+                        format!("step {n}: {shown}: expected {}, found {found}", asks(m)),
+                    ));
                 }
-                None => open.push(format!("step {n}: {shown}: {} could not be judged on this answer", asks(m))),
+                None => open.push(format!(
+                    "step {n}: {shown}: {} could not be judged on this answer",
+                    asks(m)
+                )),
             }
         }
     }

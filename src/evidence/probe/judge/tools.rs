@@ -85,7 +85,9 @@ fn segment_style(n: &str) -> Style {
         Style::Snake
     } else if has('-') && !has('_') && n.split('-').all(|p| !p.is_empty() && lower_alnum(p)) {
         Style::Kebab
-    } else if n.chars().all(|c| c.is_ascii_alphanumeric()) && n.starts_with(|c: char| c.is_ascii_lowercase()) {
+    } else if n.chars().all(|c| c.is_ascii_alphanumeric())
+        && n.starts_with(|c: char| c.is_ascii_lowercase())
+    {
         Style::Camel
     } else {
         Style::Other
@@ -104,14 +106,42 @@ fn style_name(s: Style) -> &'static str {
 
 /// Names that stand for nothing: a generic word, alone or with a number.
 const PLACEHOLDERS: &[&str] = &[
-    "tool", "tools", "helper", "helpers", "misc", "util", "utils", "test", "foo", "bar", "baz",
-    "func", "function", "untitled", "temp", "tmp", "example", "sample", "demo", "stuff", "thing",
-    "do", "action", "handler", "new", "my", "placeholder", "todo",
+    "tool",
+    "tools",
+    "helper",
+    "helpers",
+    "misc",
+    "util",
+    "utils",
+    "test",
+    "foo",
+    "bar",
+    "baz",
+    "func",
+    "function",
+    "untitled",
+    "temp",
+    "tmp",
+    "example",
+    "sample",
+    "demo",
+    "stuff",
+    "thing",
+    "do",
+    "action",
+    "handler",
+    "new",
+    "my",
+    "placeholder",
+    "todo",
 ];
 
 fn placeholder(n: &str, list: &[String]) -> bool {
     let w = words(n);
-    let core: Vec<&String> = w.iter().filter(|x| !x.chars().all(|c| c.is_ascii_digit())).collect();
+    let core: Vec<&String> = w
+        .iter()
+        .filter(|x| !x.chars().all(|c| c.is_ascii_digit()))
+        .collect();
     // `tool1` is one word with a trailing number.
     let stripped: String = n
         .to_ascii_lowercase()
@@ -150,7 +180,10 @@ pub fn names(spec: &ProbeSpec, obs: &Observation) -> Seen {
             continue;
         }
         if n.chars().count() > max {
-            defects.push(("too-long", format!("tool `{q}`: the name is longer than {max} characters")));
+            defects.push((
+                "too-long",
+                format!("tool `{q}`: the name is longer than {max} characters"),
+            ));
         }
         if let Some(c) = n
             .chars()
@@ -168,13 +201,23 @@ pub fn names(spec: &ProbeSpec, obs: &Observation) -> Seen {
             defects.push(("dotted", format!("tool `{q}`: the name contains a dot")));
         }
         if placeholder(n, &list) {
-            defects.push(("placeholder", format!("tool `{q}`: the name looks like a placeholder")));
+            defects.push((
+                "placeholder",
+                format!("tool `{q}`: the name looks like a placeholder"),
+            ));
         }
-        let d = t.get("description").and_then(Json::as_str).unwrap_or("").trim();
+        let d = t
+            .get("description")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .trim();
         if !d.is_empty() && restates(n, d) {
             defects.push((
                 "restated-description",
-                format!("tool `{q}`: the description \"{}\" only restates the name", untrusted::value(d)),
+                format!(
+                    "tool `{q}`: the description \"{}\" only restates the name",
+                    untrusted::value(d)
+                ),
             ));
         }
     }
@@ -185,7 +228,11 @@ pub fn names(spec: &ProbeSpec, obs: &Observation) -> Seen {
             if !re.is_match(raw_name(t)) {
                 defects.push((
                     "pattern",
-                    format!("tool `{}`: the name does not match `{}`", name(t), re.as_str()),
+                    format!(
+                        "tool `{}`: the name does not match `{}`",
+                        name(t),
+                        re.as_str()
+                    ),
                 ));
             }
         }
@@ -207,7 +254,10 @@ pub fn names(spec: &ProbeSpec, obs: &Observation) -> Seen {
             if s == Style::Other && !raw_name(t).is_empty() {
                 defects.push((
                     "no-style",
-                    format!("tool `{}`: follows none of camelCase, snake_case and kebab-case", name(t)),
+                    format!(
+                        "tool `{}`: follows none of camelCase, snake_case and kebab-case",
+                        name(t)
+                    ),
                 ));
             } else if let Some(main) = main.filter(|m| s != Style::Neutral && s != *m) {
                 defects.push((
@@ -229,8 +279,16 @@ pub fn names(spec: &ProbeSpec, obs: &Observation) -> Seen {
             main.map(style_name).unwrap_or("one lowercase word each")
         );
     }
-    let context = format!("tools/list: {} tool names: {}", tools.len(), shown.join(", "));
-    looked_in(defects, vec![clean_line], vec![untrusted::cut(&context, 600)])
+    let context = format!(
+        "tools/list: {} tool names: {}",
+        tools.len(),
+        shown.join(", ")
+    );
+    looked_in(
+        defects,
+        vec![clean_line],
+        vec![untrusted::cut(&context, 600)],
+    )
 }
 
 const READ_VERBS: &[&str] = &[
@@ -256,7 +314,10 @@ pub fn annotations(spec: &ProbeSpec, obs: &Observation) -> Seen {
     for t in &obs.tools.items {
         let n = name(t);
         let Some(ann) = t.get("annotations").and_then(Json::as_object) else {
-            defects.push(("no-annotations", format!("tool `{n}`: no `annotations` in its definition")));
+            defects.push((
+                "no-annotations",
+                format!("tool `{n}`: no `annotations` in its definition"),
+            ));
             continue;
         };
         let missing: Vec<String> = hints
@@ -310,18 +371,27 @@ pub fn descriptions(spec: &ProbeSpec, obs: &Observation) -> Seen {
     let mut lengths = Vec::new();
     for t in &obs.tools.items {
         let n = name(t);
-        let d = t.get("description").and_then(Json::as_str).unwrap_or("").trim();
+        let d = t
+            .get("description")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .trim();
         let len = d.chars().count();
         lengths.push(len);
         let q = untrusted::value(d);
         if d.is_empty() {
             defects.push(("missing", format!("tool `{n}`: no description")));
         } else if d.split_whitespace().count() < 2 || restates(raw_name(t), d) {
-            defects.push(("one-word", format!("tool `{n}`: the description \"{q}\" only restates a word or the name")));
+            defects.push((
+                "one-word",
+                format!("tool `{n}`: the description \"{q}\" only restates a word or the name"),
+            ));
         } else if len < min {
             defects.push((
                 "short",
-                format!("tool `{n}`: the description has {len} characters (at least {min}): \"{q}\""),
+                format!(
+                    "tool `{n}`: the description has {len} characters (at least {min}): \"{q}\""
+                ),
             ));
         }
     }
@@ -358,7 +428,11 @@ fn is_error(value: &Json) -> bool {
 }
 
 fn sent(c: &Call) -> String {
-    format!("tools/call `{}` with {}", c.tool, untrusted::json(&c.arguments, 120))
+    format!(
+        "tools/call `{}` with {}",
+        c.tool,
+        untrusted::json(&c.arguments, 120)
+    )
 }
 
 /// Calls with arguments made valid from the input schema that came back `isError`: a tool that
@@ -394,8 +468,16 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
         .filter(|t| t.get("outputSchema").is_some())
         .collect();
     if require {
-        for t in obs.tools.items.iter().filter(|t| t.get("outputSchema").is_none()) {
-            defects.push(("no-output-schema", format!("tool `{}`: no `outputSchema` declared", name(t))));
+        for t in obs
+            .tools
+            .items
+            .iter()
+            .filter(|t| t.get("outputSchema").is_none())
+        {
+            defects.push((
+                "no-output-schema",
+                format!("tool `{}`: no `outputSchema` declared", name(t)),
+            ));
         }
     }
     let mut validated = 0;
@@ -413,14 +495,21 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
         let Some(content) = value.get("structuredContent") else {
             defects.push((
                 "no-structured-content",
-                format!("{}: it declares `outputSchema` but returned no `structuredContent`", sent(c)),
+                format!(
+                    "{}: it declares `outputSchema` but returned no `structuredContent`",
+                    sent(c)
+                ),
             ));
             continue;
         };
         match jsonschema::validator_for(schema) {
             Err(e) => defects.push((
                 "invalid-schema",
-                format!("tool `{}`: its `outputSchema` is not a valid JSON Schema ({})", c.tool, untrusted::value(&e.to_string())),
+                format!(
+                    "tool `{}`: its `outputSchema` is not a valid JSON Schema ({})",
+                    c.tool,
+                    untrusted::value(&e.to_string())
+                ),
             )),
             Ok(v) => {
                 let errors: Vec<String> = v
@@ -430,7 +519,10 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
                     .collect();
                 if errors.is_empty() {
                     validated += 1;
-                    clean.push(format!("{}: `structuredContent` validates against its `outputSchema`", sent(c)));
+                    clean.push(format!(
+                        "{}: `structuredContent` validates against its `outputSchema`",
+                        sent(c)
+                    ));
                 } else {
                     defects.push((
                         "mismatch",
@@ -452,18 +544,25 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
             vec!["no tool declares an `outputSchema` (optional in the specification): nothing to validate".into()],
         );
     }
-    clean.insert(0, format!(
-        "tools/list: {} of {} tools declare an `outputSchema`; {} sampled",
-        declaring.len(),
-        obs.tools.items.len(),
-        obs.samples.len()
-    ));
+    clean.insert(
+        0,
+        format!(
+            "tools/list: {} of {} tools declare an `outputSchema`; {} sampled",
+            declaring.len(),
+            obs.tools.items.len(),
+            obs.samples.len()
+        ),
+    );
     if defects.is_empty() && validated == 0 {
         let mut why = vec![format!(
             "{} tool(s) declare `outputSchema`, but no `structuredContent` could be sampled",
             declaring.len()
         )];
-        why.extend(obs.not_called.iter().map(|n| format!("{}: not called, {}", n.tool, n.why)));
+        why.extend(
+            obs.not_called
+                .iter()
+                .map(|n| format!("{}: not called, {}", n.tool, n.why)),
+        );
         return Seen::Undecided(untrusted::bounded(why, 20));
     }
     looked_in(defects, vec![], clean)
@@ -472,8 +571,13 @@ pub fn output_schema(spec: &ProbeSpec, obs: &Observation) -> Seen {
 pub fn errors(obs: &Observation) -> Seen {
     let valid = errors_on_valid(obs);
     let Some(c) = &obs.bad_call else {
-        let mut lines = vec!["no tool could be called with arguments that break its input schema".to_string()];
-        lines.extend(obs.not_called.iter().map(|n| format!("{}: not called, {}", n.tool, n.why)));
+        let mut lines =
+            vec!["no tool could be called with arguments that break its input schema".to_string()];
+        lines.extend(
+            obs.not_called
+                .iter()
+                .map(|n| format!("{}: not called, {}", n.tool, n.why)),
+        );
         if valid.is_empty() {
             return Seen::Undecided(untrusted::bounded(lines, 20));
         }
@@ -566,14 +670,23 @@ pub fn dialect(obs: &Observation) -> Seen {
             let mut refs = Vec::new();
             network_refs(schema, &mut refs);
             for r in refs {
-                defects.push(("network-ref", format!("tool `{n}`: `{key}` refers to `{}` on the network", untrusted::value(&r))));
+                defects.push((
+                    "network-ref",
+                    format!(
+                        "tool `{n}`: `{key}` refers to `{}` on the network",
+                        untrusted::value(&r)
+                    ),
+                ));
             }
             let named = schema.get("$schema").and_then(Json::as_str);
             let known = named.is_none_or(|d| DIALECTS.contains(&d.trim_end_matches('#')));
             if !known {
                 defects.push((
                     "unknown-dialect",
-                    format!("tool `{n}`: `{key}` names the dialect `{}`", untrusted::value(named.unwrap_or(""))),
+                    format!(
+                        "tool `{n}`: `{key}` names the dialect `{}`",
+                        untrusted::value(named.unwrap_or(""))
+                    ),
                 ));
                 continue;
             }
@@ -617,7 +730,12 @@ fn token(s: &str) -> bool {
 
 /// Every `x-mcp-header` in a schema with the path to it, and whether that path is a chain of
 /// `properties` (statically reachable) ending at a primitive.
-fn headers_in(v: &Json, path: &mut Vec<String>, reachable: bool, out: &mut Vec<(String, Json, bool)>) {
+fn headers_in(
+    v: &Json,
+    path: &mut Vec<String>,
+    reachable: bool,
+    out: &mut Vec<(String, Json, bool)>,
+) {
     let Json::Object(m) = v else {
         if let Json::Array(a) = v {
             for (i, x) in a.iter().enumerate() {
@@ -662,7 +780,9 @@ pub fn param_headers(obs: &Observation) -> Seen {
     let mut defects = Vec::new();
     let mut count = 0;
     for t in &obs.tools.items {
-        let Some(schema) = t.get("inputSchema") else { continue };
+        let Some(schema) = t.get("inputSchema") else {
+            continue;
+        };
         let mut found = Vec::new();
         headers_in(schema, &mut Vec::new(), true, &mut found);
         let n = name(t);
@@ -674,7 +794,10 @@ pub fn param_headers(obs: &Observation) -> Seen {
             if !token(text) {
                 defects.push((
                     "bad-header-name",
-                    format!("tool `{n}`: `x-mcp-header` {} at `{at}` is not a header name", untrusted::json(&h, 80)),
+                    format!(
+                        "tool `{n}`: `x-mcp-header` {} at `{at}` is not a header name",
+                        untrusted::json(&h, 80)
+                    ),
                 ));
                 continue;
             }

@@ -98,7 +98,10 @@ pub struct Raw<'a> {
 
 fn failure(e: &reqwest::Error, limits: &Limits) -> Trouble {
     if e.is_timeout() {
-        Trouble::TimedOut(format!("no answer within {} ms", limits.timeout.as_millis()))
+        Trouble::TimedOut(format!(
+            "no answer within {} ms",
+            limits.timeout.as_millis()
+        ))
     } else {
         Trouble::NoAnswer(crate::evidence::untrusted::quote(&with_causes(e), 300))
     }

@@ -145,7 +145,9 @@ impl Reply {
             ),
             (None, Some(t)) => format!("{http}{}", t.describe()),
             (None, None) => match &self.http {
-                Some(h) if h.body.is_empty() => format!("{http}{}", h.content_type).trim_end().to_string(),
+                Some(h) if h.body.is_empty() => {
+                    format!("{http}{}", h.content_type).trim_end().to_string()
+                }
                 Some(h) => format!("{http}{}: {}", h.content_type, h.body),
                 None => "no answer".into(),
             },

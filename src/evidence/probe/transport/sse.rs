@@ -104,14 +104,20 @@ mod tests {
                 out.push(String::from_utf8_lossy(d).into_owned())
             });
         }
-        e.finish(limit, &mut |d| out.push(String::from_utf8_lossy(d).into_owned()));
+        e.finish(limit, &mut |d| {
+            out.push(String::from_utf8_lossy(d).into_owned())
+        });
         (out, e.too_large)
     }
 
     #[test]
     fn priming_events_comments_and_split_chunks() {
         let (out, big) = events(
-            &[": ping\n\nid: 1\ndata:\n\nevent: message\nda", "ta: {\"a\":\r\ndata: 1}\r\n\r\n", "data: last"],
+            &[
+                ": ping\n\nid: 1\ndata:\n\nevent: message\nda",
+                "ta: {\"a\":\r\ndata: 1}\r\n\r\n",
+                "data: last",
+            ],
             100,
         );
         assert_eq!(out, vec!["", "{\"a\":\n1}", "last"]);

@@ -63,11 +63,7 @@ impl Drop for Process {
 }
 
 /// Read lines of at most `limit` bytes; a longer line is reported by its length and skipped.
-async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
-    out: R,
-    limit: usize,
-    tx: mpsc::Sender<Line>,
-) {
+async fn read_lines<R: tokio::io::AsyncRead + Unpin>(out: R, limit: usize, tx: mpsc::Sender<Line>) {
     let mut reader = BufReader::with_capacity(64 * 1024, out);
     let mut line: Vec<u8> = Vec::new();
     let mut skipped = 0usize;
@@ -99,10 +95,9 @@ async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
                 }
                 match serde_json::from_slice::<Json>(trimmed) {
                     Ok(v) => Line::Message(v),
-                    Err(_) => Line::Garbage(untrusted::quote(
-                        &String::from_utf8_lossy(trimmed),
-                        160,
-                    )),
+                    Err(_) => {
+                        Line::Garbage(untrusted::quote(&String::from_utf8_lossy(trimmed), 160))
+                    }
                 }
             };
             if tx.send(item).await.is_err() {
@@ -199,7 +194,10 @@ impl Process {
         let mut bytes = serde_json::to_vec(msg).unwrap_or_default();
         bytes.push(b'\n');
         match stdin.write_all(&bytes).await {
-            Ok(()) => stdin.flush().await.map_err(|e| Trouble::Closed(e.to_string())),
+            Ok(()) => stdin
+                .flush()
+                .await
+                .map_err(|e| Trouble::Closed(e.to_string())),
             Err(e) => Err(Trouble::Closed(e.to_string())),
         }
     }
