@@ -212,28 +212,16 @@ pub fn check(
     claims: &[ClaimDecl],
     facts: &Facts,
     file: &str,
-    text: &str,
 ) -> Vec<Diagnostic> {
     claims
         .iter()
-        .flat_map(|c| check_one(cat, c, facts, file, text))
+        .flat_map(|c| check_one(cat, c, facts, file))
         .collect()
 }
 
-fn config_error(claim: &ClaimDecl, file: &str, text: &str, msg: String) -> Diagnostic {
-    let needle = format!("name: {}", claim.name);
-    let line = text
-        .split('\n')
-        .position(|l| l.contains(&needle))
-        .map(|i| i + 1)
-        .unwrap_or(1);
-    Diagnostic::new(
-        &codes::CLAIM_INVALID,
-        format!("claim `{}`: {msg}", claim.name),
-    )
-    .file(file)
-    .line(line)
-    .help(codes::CLAIM_INVALID.help)
+/// A finding about a report claim's declaration, at its line in the claims file `file`.
+fn config_error(cat: &Catalogue, claim: &ClaimDecl, file: &str, msg: String) -> Diagnostic {
+    super::locate::declaration_error(cat, claim, &codes::CLAIM_INVALID, msg).file(file)
 }
 
 fn check_one(
@@ -241,9 +229,8 @@ fn check_one(
     claim: &ClaimDecl,
     facts: &Facts,
     file: &str,
-    ytext: &str,
 ) -> Vec<Diagnostic> {
-    let bad = |msg: String| config_error(claim, file, ytext, msg);
+    let bad = |msg: String| config_error(cat, claim, file, msg);
     let pattern = match Regex::new(&claim.pattern) {
         Ok(p) => p,
         Err(e) => {
@@ -300,7 +287,7 @@ fn check_one(
                 )
                 .file(file)
                 .line(
-                    config_error(claim, file, ytext, String::new())
+                    config_error(cat, claim, file, String::new())
                         .line
                         .unwrap_or(1),
                 )
@@ -311,7 +298,7 @@ fn check_one(
     let text = &doc.text;
     let index = LineIndex::new(text);
     let section = text.get(range.clone()).unwrap_or("");
-    let hay = super::claims::unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
+    let hay = super::locate::unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
     let mut out = Vec::new();
     let mut matched = false;
     for caps in pattern.captures_iter(&hay) {

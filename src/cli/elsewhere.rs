@@ -94,7 +94,6 @@ pub fn verify(
                     &e.report_claims,
                     &facts,
                     &e.file,
-                    &e.text,
                 ));
             }
             Err(mut d) => {

@@ -99,6 +99,8 @@ pub fn load(
     let mut config = base.config.clone();
     config.docs = declared.docs.clone();
     config.claims = claims_on_catalogue;
+    // Findings about the declarations point into `claims.yaml`.
+    config.positions = declared.positions.clone();
     config.rules = Some(RulesConfig {
         dir: None,
         tables: declared
@@ -113,7 +115,7 @@ pub fn load(
     // Every document the file names is read, report claims' documents included.
     let mut all = config.clone();
     all.claims.extend(report_claims.iter().cloned());
-    let positions = crate::model::config::KeyLines::of_text(std::sync::Arc::from(claims_text.as_str()));
+    let positions = config.positions.clone();
 
     let id_re = super::id_regex(&config);
     let dir_name = Path::new(config.checks_dir())

@@ -48,24 +48,28 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     };
     // The common case: the whole file is right.
     let whole = serde_yaml::from_str::<Config>(text);
-    let (config, mut diags, lines) = match whole {
-        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text))),
+    let (config, mut diags, lines, entries) = match whole {
+        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text)), None),
         Err(e) => match blocks(text) {
             Some(blocks) => {
                 let lines = block_lines(&blocks);
-                let (c, d) = salvage(&blocks, &lines);
-                (c, d, KeyLines::known(lines))
+                let (c, d, entries) = salvage(&blocks, &lines);
+                (c, d, KeyLines::known(lines), entries)
             }
             // No `key:` lines at column 0 (a flow mapping, a list): nothing to salvage.
             None => (
                 Config::default(),
                 vec![config_error(&e, 1)],
                 KeyLines::of_text(Arc::from(text)),
+                None,
             ),
         },
     };
     let mut config = config;
     config.positions = lines;
+    for (i, claim) in config.claims.iter_mut().enumerate() {
+        claim.entry = entries.as_ref().and_then(|e| e.get(i).copied()).unwrap_or(i);
+    }
     diags.extend(validate(&config, text));
     diags.extend(tagged);
     (config, diags)
@@ -127,11 +131,13 @@ fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize
 }
 
 /// Every key read on its own: the unknown, the repeated and the malformed are reported and
-/// left out; the rest make the configuration.
+/// left out; the rest make the configuration. With it, the index as written of each claim
+/// kept, when malformed ones were left out.
 fn salvage(
     blocks: &[Block<'_>],
     key_lines: &std::collections::BTreeMap<String, usize>,
-) -> (Config, Vec<Diagnostic>) {
+) -> (Config, Vec<Diagnostic>, Option<Vec<usize>>) {
+    let mut entries = None;
     let mut diags = Vec::new();
     let mut kept = serde_yaml::Mapping::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
@@ -176,7 +182,10 @@ fn salvage(
                     }
                     Err(e) => {
                         let first = config_error(&e, b.line);
-                        let (value, found) = salvage_items(b.key, value, first, key_lines);
+                        let (value, found, items) = salvage_items(b.key, value, first, key_lines);
+                        if b.key == "claims" {
+                            entries = Some(items);
+                        }
                         diags.extend(found);
                         if let Some(v) = value {
                             kept.insert(b.key.into(), v);
@@ -187,7 +196,7 @@ fn salvage(
         }
     }
     match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(kept)) {
-        Ok(c) => (c, diags),
+        Ok(c) => (c, diags, entries),
         // Each key passed on its own, so this cannot fail; if it does, say so.
         Err(e) => {
             diags.push(
@@ -199,7 +208,7 @@ fn salvage(
                 .line(1)
                 .help(codes::CONFIG_INVALID.help),
             );
-            (Config::default(), diags)
+            (Config::default(), diags, None)
         }
     }
 }
@@ -207,16 +216,18 @@ fn salvage(
 /// A list whose key did not parse keeps the items that do: one malformed category or claim
 /// costs that item, each bad item is reported at its line (the first with serde's exact
 /// place). A category that lost its item keeps its prefix, so its checks are not reported as
-/// undeclared on top. Anything else is dropped whole, with `first` as its finding.
+/// undeclared on top. Anything else is dropped whole, with `first` as its finding. With the
+/// list, the index as written of each item kept.
 fn salvage_items(
     key: &str,
     value: serde_yaml::Value,
     first: Diagnostic,
     key_lines: &std::collections::BTreeMap<String, usize>,
-) -> (Option<serde_yaml::Value>, Vec<Diagnostic>) {
+) -> (Option<serde_yaml::Value>, Vec<Diagnostic>, Vec<usize>) {
     let serde_yaml::Value::Sequence(items) = value else {
-        return (None, vec![first]);
+        return (None, vec![first], Vec::new());
     };
+    let mut kept = Vec::new();
     let mut good = Vec::new();
     let mut diags = Vec::new();
     let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).copied();
@@ -224,7 +235,10 @@ fn salvage_items(
         let mut one = serde_yaml::Mapping::new();
         one.insert(key.into(), serde_yaml::Value::Sequence(vec![item.clone()]));
         match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(one)) {
-            Ok(_) => good.push(item),
+            Ok(_) => {
+                kept.push(i);
+                good.push(item);
+            }
             Err(e) => {
                 let line = item_line(i);
                 let next = item_line(i + 1).unwrap_or(usize::MAX);
@@ -245,8 +259,9 @@ fn salvage_items(
                     );
                 }
                 if key == "categories" {
-                    if let Some(kept) = category_prefix_only(&item) {
-                        good.push(kept);
+                    if let Some(prefix_only) = category_prefix_only(&item) {
+                        kept.push(i);
+                        good.push(prefix_only);
                     }
                 }
             }
@@ -255,7 +270,7 @@ fn salvage_items(
     if diags.is_empty() {
         diags.push(first);
     }
-    (Some(serde_yaml::Value::Sequence(good)), diags)
+    (Some(serde_yaml::Value::Sequence(good)), diags, kept)
 }
 
 /// A malformed category entry reduced to what the rest of the catalogue needs of it: its

@@ -408,6 +408,12 @@ pub struct ClaimDecl {
     /// A set claim: what the document enumerates (headings, a list, rule-number mentions, a split list) held as a set against the catalogue or another document.
     #[serde(default)]
     pub members: Option<MembersDecl>,
+    /// The entry's index in the `claims` list of the file that declares it, as written (an
+    /// entry dropped for a defect keeps its number): findings about the declaration ask the
+    /// position table for `claims[entry]`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub entry: usize,
 }
 
 /// A set claim (`members:`): a reading of the claim's document and the set it must equal.

@@ -4,17 +4,36 @@
 //! group: the claim states the requirement itself. A selection that names no check is a
 //! finding too, so a renamed or retired check does not turn the claim silent.
 
+use crate::claims::locate::declaration_error;
+use crate::claims::memo::Memo;
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::{ClaimDecl, RequireDecl};
 use crate::model::Catalogue;
 use regex::Regex;
 
-fn bad(cat: &Catalogue, claim: &ClaimDecl, msg: String) -> Diagnostic {
-    super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg)
+pub struct Require;
+
+impl super::Form for Require {
+    fn declares(&self, claim: &ClaimDecl) -> bool {
+        !claim.require.is_empty()
+    }
+
+    fn check(&self, cat: &Catalogue, claim: &ClaimDecl, _memo: &Memo) -> Vec<Diagnostic> {
+        check(cat, claim)
+    }
+
+    #[cfg(any(test, feature = "internals"))]
+    fn problems(&self, cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+        problems(cat, claim)
+    }
 }
 
-/// Problems with the requirements themselves (see `claims::problems`).
-pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+fn bad(cat: &Catalogue, claim: &ClaimDecl, msg: String) -> Diagnostic {
+    declaration_error(cat, claim, &codes::CLAIM_INVALID, msg)
+}
+
+/// Problems with the requirements themselves.
+fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     let mut out = Vec::new();
     for r in &claim.require {
         if let Err(ds) = crate::select::compile(cat, &r.selection, "where") {
@@ -30,7 +49,7 @@ pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     out
 }
 
-pub fn check(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
+fn check(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if !claim.doc.is_empty() || !claim.pattern.is_empty() || !claim.expect.is_empty() {
         out.push(bad(
@@ -71,7 +90,7 @@ fn one(cat: &Catalogue, claim: &ClaimDecl, r: &RequireDecl) -> Vec<Diagnostic> {
         .map(|m| format!(" — {m}"))
         .unwrap_or_default();
     if checks.is_empty() {
-        return vec![super::claims::config_error(
+        return vec![declaration_error(
             cat,
             claim,
             &codes::CLAIM_REQUIREMENT,

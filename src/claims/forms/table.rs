@@ -6,14 +6,39 @@
 //! key the `keys` query does not select, a selected key without a row, and a total row that is
 //! not the sum of the catalogue's values are findings.
 
-use super::query::{self, Kind, Query, Scope};
-use super::{numbers, tally};
+use crate::claims::locate::{self, declaration_error, Place};
+use crate::claims::memo::Memo;
+use crate::claims::query::{self, Kind, Query, Scope};
+use crate::claims::{ids, numbers, tally};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::load::text::LineIndex;
 use crate::model::config::{ClaimDecl, TableClaimDecl};
 use crate::model::outline::{Row, Table};
-use crate::model::{Catalogue, Document};
+use crate::model::Catalogue;
 use std::collections::BTreeMap;
+
+pub struct TableRows;
+
+impl super::Form for TableRows {
+    fn declares(&self, claim: &ClaimDecl) -> bool {
+        claim.table.is_some()
+    }
+
+    fn check(&self, cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
+        match &claim.table {
+            Some(decl) => check(cat, claim, decl, memo),
+            None => Vec::new(),
+        }
+    }
+
+    #[cfg(any(test, feature = "internals"))]
+    fn problems(&self, cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+        claim
+            .table
+            .as_ref()
+            .map(|decl| problems(cat, decl))
+            .unwrap_or_default()
+    }
+}
 
 /// What one column's cells are held to.
 enum Column {
@@ -84,15 +109,18 @@ fn cell_column(line: &str, n: usize) -> usize {
 struct Ctx<'a> {
     cat: &'a Catalogue,
     claim: &'a ClaimDecl,
-    doc: &'a Document,
-    index: LineIndex,
+    place: Place<'a>,
     scope: Scope,
-    memo: &'a super::memo::Memo,
+    memo: &'a Memo,
 }
 
 impl Ctx<'_> {
     fn at(&self, code: &'static Code, row: &Row, cell: usize, msg: String) -> Diagnostic {
-        let line = self.index.line(&self.doc.text, row.line).unwrap_or("");
+        let line = self
+            .place
+            .index
+            .line(&self.place.doc.text, row.line)
+            .unwrap_or("");
         Diagnostic::new(code, format!("claim `{}`: {msg}", self.claim.name))
             .file(self.claim.doc.clone())
             .at(row.line, cell_column(line, cell))
@@ -219,9 +247,9 @@ fn header_index(table: &Table, name: &str) -> Option<usize> {
 }
 
 /// What is wrong with a table claim's queries, each column tried with the first key the
-/// `keys` query selects (see `claims::problems`).
+/// `keys` query selects.
 #[cfg(any(test, feature = "internals"))]
-pub fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
+fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
     let keys = match query::parse(cat, &decl.keys) {
         Ok(q) => q,
         Err(e) => return vec![e],
@@ -253,7 +281,7 @@ fn declared<'d>(
     claim: &ClaimDecl,
     decl: &'d TableClaimDecl,
 ) -> (Option<Query>, Vec<(&'d String, Column)>, Vec<Diagnostic>) {
-    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+    let bad = |msg: String| declaration_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();
     if !claim.pattern.is_empty() || !claim.expect.is_empty() {
         errors.push(bad("a table claim reads the table's cells: leave out `pattern` and `expect` (a claim has either, not both)".into()));
@@ -289,15 +317,10 @@ fn declared<'d>(
 
 /// A table claim held: the table in the claim's section row by row against the catalogue's
 /// answer for each row's key, then the keys without a row and the total row.
-pub fn check(
-    cat: &Catalogue,
-    claim: &ClaimDecl,
-    decl: &TableClaimDecl,
-    memo: &super::memo::Memo,
-) -> Vec<Diagnostic> {
-    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
+    let bad = |msg: String| declaration_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let (keys, columns, mut errors) = declared(cat, claim, decl);
-    let (doc, range, heading_line) = match super::claims::locate(cat, claim) {
+    let place = match locate::locate(cat, claim) {
         Ok(l) => l,
         Err(d) => {
             errors.extend(d);
@@ -305,18 +328,14 @@ pub fn check(
         }
     };
     let Some(keys) = keys else { return errors };
-    let index = LineIndex::new(&doc.text);
-    let last = index
-        .position(&doc.text, range.end.saturating_sub(1).max(range.start))
-        .0;
     let ctx = Ctx {
         cat,
         claim,
-        doc,
-        scope: Scope::of(doc, heading_line..=last),
-        index,
+        scope: place.scope(),
+        place,
         memo,
     };
+    let (doc, range, heading_line) = (ctx.place.doc, &ctx.place.range, ctx.place.heading_line);
     let answer = match query::eval(cat, &keys, &ctx.scope) {
         Ok(a) => a,
         Err(e) => {
@@ -336,10 +355,7 @@ pub fn check(
     if !errors.is_empty() {
         return errors;
     }
-    let where_ = match &claim.section {
-        Some(s) => format!("section \"{s}\" of `{}`", claim.doc),
-        None => format!("`{}`", claim.doc),
-    };
+    let where_ = ctx.place.described();
     let Some(table) = doc
         .outline
         .tables
@@ -400,7 +416,7 @@ pub fn check(
             total_row = Some(row);
             continue;
         }
-        let named = super::claims::extract(cat, keys.set, &claim.doc, cell);
+        let named = ids::extract(cat, keys.set, &claim.doc, cell);
         let key = named
             .keys()
             .find(|k| answer.universe.contains(*k))

@@ -5,14 +5,38 @@
 //! document enumerates. A member the document lacks, one it names that the other side does
 //! not know, and one it names twice are findings, each at the text it read.
 
-use super::query::{self, Scope, Set};
+use crate::claims::locate::{self, declaration_error, Place};
+use crate::claims::memo::Memo;
+use crate::claims::query::{self, Scope, Set};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{ExprKind, Operand};
-use crate::load::text::LineIndex;
 use crate::model::config::{ClaimDecl, MembersDecl};
-use crate::model::{Catalogue, Document};
+use crate::model::Catalogue;
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
+
+pub struct Members;
+
+impl super::Form for Members {
+    fn declares(&self, claim: &ClaimDecl) -> bool {
+        claim.members.is_some()
+    }
+
+    fn check(&self, cat: &Catalogue, claim: &ClaimDecl, _memo: &Memo) -> Vec<Diagnostic> {
+        match &claim.members {
+            Some(m) => check(cat, claim, m),
+            None => Vec::new(),
+        }
+    }
+
+    #[cfg(any(test, feature = "internals"))]
+    fn problems(&self, _cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+        match &claim.members {
+            Some(m) => problems(claim, m),
+            None => Vec::new(),
+        }
+    }
+}
 
 /// How a document is read.
 #[derive(Debug)]
@@ -37,10 +61,7 @@ impl Read {
 
 /// A document read, and where.
 struct Source<'c> {
-    doc: &'c Document,
-    range: std::ops::Range<usize>,
-    heading_line: usize,
-    section: Option<String>,
+    place: Place<'c>,
     read: Read,
 }
 
@@ -126,16 +147,9 @@ fn parse_other<'c>(
     if let Some(c) = in_doc.captures(src) {
         let read = parse_read(c.name("read").map_or("", |m| m.as_str())).map_err(|e| vec![e])?;
         let path = c.name("doc").map_or("", |m| m.as_str());
-        let section = c.name("sec").map(|m| m.as_str().to_string());
-        let (doc, range, heading_line) =
-            super::claims::locate_in(cat, path, section.as_deref()).map_err(|e| vec![e])?;
-        return Ok(Other::Document(Source {
-            doc,
-            range,
-            heading_line,
-            section,
-            read,
-        }));
+        let section = c.name("sec").map(|m| m.as_str());
+        let place = locate::locate_in(cat, path, section).map_err(|e| vec![e])?;
+        return Ok(Other::Document(Source { place, read }));
     }
     let numeric_own = own.read.numeric();
     catalogue_set(cat, src, own).map(|(mut values, text)| {
@@ -177,14 +191,7 @@ fn catalogue_set(
     }
     if inner("ids").is_some() {
         let q = query::parse(cat, src).map_err(|e| vec![e])?;
-        let text_ = &own.doc.text;
-        let index = LineIndex::new(text_);
-        let first = index.position(text_, own.range.start).0;
-        let last = index
-            .position(text_, own.range.end.saturating_sub(1).max(own.range.start))
-            .0;
-        let scope = Scope::of(own.doc, first.min(own.heading_line)..=last);
-        let a = query::eval(cat, &q, &scope).map_err(|e| vec![e])?;
+        let a = query::eval(cat, &q, &own.place.scope()).map_err(|e| vec![e])?;
         return Ok((a.selected, text));
     }
     if let Some(field) = inner("values") {
@@ -274,9 +281,10 @@ fn clean(piece: &str) -> (&str, usize) {
 }
 
 fn read(src: &Source<'_>, skip: &[crate::model::config::SkipRegion]) -> Vec<Item> {
-    let text = &src.doc.text;
-    let section = text.get(src.range.clone()).unwrap_or("");
-    let base = src.range.start;
+    let place = &src.place;
+    let text = &place.doc.text;
+    let section = place.text();
+    let base = place.range.start;
     let mut out = Vec::new();
     let mut item = |value: String, offset: usize, width: usize| {
         out.push(Item {
@@ -287,8 +295,8 @@ fn read(src: &Source<'_>, skip: &[crate::model::config::SkipRegion]) -> Vec<Item
     };
     match &src.read {
         Read::Headings(re) => {
-            for h in &src.doc.outline.headings {
-                if !src.range.contains(&h.range.start) {
+            for h in &place.doc.outline.headings {
+                if !place.range.contains(&h.range.start) {
                     continue;
                 }
                 let Some(c) = re.captures(&h.text) else {
@@ -305,7 +313,7 @@ fn read(src: &Source<'_>, skip: &[crate::model::config::SkipRegion]) -> Vec<Item
         Read::List | Read::Bullets => {
             let mut kinds = skip.to_vec();
             kinds.push(crate::model::config::SkipRegion::Code);
-            let hay = super::skip::blank(section, &kinds);
+            let hay = crate::claims::skip::blank(section, &kinds);
             let numbered = Regex::new(r"(?m)^[ ]{0,3}(\d{1,6})[.)][ \t]");
             let bullet = Regex::new(r"(?m)^[ ]{0,3}[-*+][ \t]+(.+)$");
             let (Ok(numbered), Ok(bullet)) = (numbered, bullet) else {
@@ -331,8 +339,8 @@ fn read(src: &Source<'_>, skip: &[crate::model::config::SkipRegion]) -> Vec<Item
         Read::Mentions(re) => {
             let mut kinds = skip.to_vec();
             kinds.push(crate::model::config::SkipRegion::Code);
-            let hay = super::claims::unwrap_soft_breaks(&super::skip::blank(section, &kinds));
-            for m in super::mentions::read(re, &hay) {
+            let hay = place.hay(&kinds);
+            for m in crate::claims::mentions::read(re, &hay) {
                 item(m.number.to_string(), base + m.offset, m.width);
             }
         }
@@ -362,9 +370,7 @@ fn bullet_value(line: &str) -> (&str, usize) {
 
 /// The pieces of every match of the claim's pattern (its first group), split at `sep`.
 fn read_split(src: &Source<'_>, claim: &ClaimDecl, pattern: &Regex, sep: &str) -> Vec<Item> {
-    let text = &src.doc.text;
-    let section = text.get(src.range.clone()).unwrap_or("");
-    let hay = super::claims::unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
+    let hay = src.place.hay(&claim.skip);
     let mut out = Vec::new();
     for c in pattern.captures_iter(&hay) {
         let group = pattern
@@ -381,7 +387,7 @@ fn read_split(src: &Source<'_>, claim: &ClaimDecl, pattern: &Regex, sep: &str) -
             if !v.is_empty() {
                 out.push(Item {
                     value: v.to_string(),
-                    offset: src.range.start + g.start() + start + lead,
+                    offset: src.place.range.start + g.start() + start + lead,
                     width: v.len(),
                 });
             }
@@ -391,16 +397,9 @@ fn read_split(src: &Source<'_>, claim: &ClaimDecl, pattern: &Regex, sep: &str) -
     out
 }
 
-fn where_of(path: &str, section: &Option<String>) -> String {
-    match section {
-        Some(s) => format!("section \"{s}\" of `{path}`"),
-        None => format!("`{path}`"),
-    }
-}
-
 /// What is wrong with a set claim's declaration, without reading its document.
 #[cfg(any(test, feature = "internals"))]
-pub fn problems(claim: &ClaimDecl, m: &MembersDecl) -> Vec<String> {
+fn problems(claim: &ClaimDecl, m: &MembersDecl) -> Vec<String> {
     let mut out = Vec::new();
     match parse_read(&m.read) {
         Ok(Read::Split(_)) if claim.pattern.is_empty() => {
@@ -422,8 +421,8 @@ pub fn problems(claim: &ClaimDecl, m: &MembersDecl) -> Vec<String> {
     out
 }
 
-pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnostic> {
-    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnostic> {
+    let bad = |msg: String| declaration_error(cat, claim, &codes::CLAIM_INVALID, msg);
     if !claim.expect.is_empty() || claim.table.is_some() {
         return vec![bad(
             "a set claim (`members`) compares sets: leave out `expect` and `table`".into(),
@@ -433,15 +432,12 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
         Ok(r) => r,
         Err(e) => return vec![bad(e)],
     };
-    let (doc, range, heading_line) = match super::claims::locate(cat, claim) {
+    let place = match locate::locate(cat, claim) {
         Ok(l) => l,
         Err(d) => return d,
     };
     let own = Source {
-        doc,
-        range,
-        heading_line,
-        section: claim.section.clone(),
+        place,
         read: read_form,
     };
     let other = match parse_other(cat, &m.equals, &own) {
@@ -467,8 +463,9 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
         }
         _ => read(&own, &claim.skip),
     };
-    let index = LineIndex::new(&doc.text);
-    let here = where_of(&claim.doc, &claim.section);
+    let (doc, heading_line) = (own.place.doc, own.place.heading_line);
+    let position = |offset: usize| own.place.position(offset);
+    let here = own.place.described();
     if items.is_empty() {
         return vec![Diagnostic::new(
             &codes::CLAIM_UNMATCHED,
@@ -489,7 +486,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
                 return vec![bad(format!(
                     "`{}` reads nothing in {}, so there is nothing to compare with",
                     m.equals.trim(),
-                    where_of(&src.doc.path, &src.section)
+                    src.place.described()
                 ))];
             }
             (
@@ -500,7 +497,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
     };
     let shown = |set: &BTreeSet<String>| show(set);
     let at = |item: &Item, code: &'static Code, msg: String| {
-        let (line, col) = index.position(&doc.text, item.offset);
+        let (line, col) = position(item.offset);
         Diagnostic::new(code, format!("claim `{}`: {msg}", claim.name))
             .file(claim.doc.clone())
             .at(line, col)
@@ -514,7 +511,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
     let mut out = Vec::new();
     let mut first: BTreeMap<&str, usize> = BTreeMap::new();
     for it in &items {
-        let (line, _) = index.position(&doc.text, it.offset);
+        let (line, _) = position(it.offset);
         if let Some(prev) = first.get(it.value.as_str()) {
             out.push(at(
                 it,
@@ -543,7 +540,7 @@ pub fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnos
     let missing: Vec<&String> = expected.difference(&read_set).collect();
     if let Some(anchor) = items.first() {
         for v in missing {
-            let (line, col) = index.position(&doc.text, anchor.offset);
+            let (line, col) = position(anchor.offset);
             out.push(
                 Diagnostic::new(
                     &codes::CLAIM_SET_MISSING,
