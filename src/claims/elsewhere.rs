@@ -41,7 +41,7 @@ pub fn check(e: &Elsewhere) -> Vec<Diagnostic> {
 
 /// Keys of `claims.yaml` that describe the catalogue: its own values are used instead.
 fn keys_ignored(e: &Elsewhere) -> Vec<Diagnostic> {
-    let lines = crate::text::yaml_lines::key_lines(&e.text);
+    let lines = e.loaded.catalogue.config.positions.all();
     let mut out = Vec::new();
     for key in claims_file::CATALOGUE_ONLY_KEYS
         .iter()

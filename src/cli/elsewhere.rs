@@ -111,7 +111,7 @@ pub fn verify(
                 ),
             )
             .file(e.file.clone())
-            .line(claims_file::key_line(&e.text, "claims"))
+            .line(claims_file::key_line(&e, "claims"))
             .help(codes::CLAIMS_SOURCE_MISSING.help),
         ),
         None => {}

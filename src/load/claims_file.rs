@@ -32,7 +32,6 @@ pub struct Elsewhere {
     pub loaded: Loaded,
     /// `claims.yaml` as its folder names it (findings point here).
     pub file: String,
-    pub text: String,
     /// The claims over an audit report (their queries read `audit.…`).
     pub report_claims: Vec<ClaimDecl>,
     /// Rules as the documents' tables state them, to be held to the catalogue's.
@@ -134,10 +133,7 @@ pub fn load(
     };
     let fence = Fence::repository_of(&dir);
     let mut sources: crate::diag::SourceMap = Default::default();
-    let shared: Arc<str> = Arc::from(claims_text.as_str());
-    sources.insert(file.clone(), Arc::clone(&shared));
-    // Claim findings find their line in the text under the configuration's name.
-    sources.insert(config::FILE_NAME.to_string(), shared);
+    sources.insert(file.clone(), Arc::from(claims_text.as_str()));
     let mut documents = Vec::new();
     let mut document_diagnostics = super::doc_globs::expand(&dir, &fence, &mut all);
     config.docs = all.docs.clone();
@@ -190,7 +186,6 @@ pub fn load(
             document_diagnostics: document_diagnostics.into_iter().map(rename).collect(),
         },
         file: file.clone(),
-        text: claims_text,
         report_claims,
         table_rules,
         source: source_kind,
@@ -239,10 +234,14 @@ pub fn read_snapshot(path: &Path) -> Result<crate::snapshot::Snapshot, Fatal> {
     )))
 }
 
-/// The line of a top-level key of `claims.yaml` (1 when it cannot be found).
-pub fn key_line(text: &str, key: &str) -> usize {
-    let lines = crate::text::yaml_lines::key_lines(text);
-    crate::text::yaml_lines::line_of(&lines, key).unwrap_or(1)
+/// The line of a key of `claims.yaml` (1 when it is not written).
+pub fn key_line(e: &Elsewhere, key: &str) -> usize {
+    e.loaded
+        .catalogue
+        .config
+        .positions
+        .line_of(key)
+        .unwrap_or(1)
 }
 
 /// Catalogue keys a claims file may not set: they describe the catalogue, which is read
@@ -267,7 +266,7 @@ pub const CATALOGUE_ONLY_KEYS: &[&str] = &[
 /// Used by callers that report a missing catalogue at the key that needs one.
 pub fn needs_catalogue_at(e: &Elsewhere) -> Option<(usize, &'static str)> {
     if !e.loaded.catalogue.config.claims.is_empty() {
-        return Some((key_line(&e.text, "claims"), "claims over the catalogue"));
+        return Some((key_line(e, "claims"), "claims over the catalogue"));
     }
     if e.loaded
         .catalogue
@@ -276,7 +275,7 @@ pub fn needs_catalogue_at(e: &Elsewhere) -> Option<(usize, &'static str)> {
         .as_ref()
         .is_some_and(|r| !r.tables.is_empty())
     {
-        return Some((key_line(&e.text, "rules"), "rule tables"));
+        return Some((key_line(e, "rules"), "rule tables"));
     }
     None
 }

@@ -48,29 +48,31 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     };
     // The common case: the whole file is right.
     let whole = serde_yaml::from_str::<Config>(text);
-    let (config, mut diags, lines, entries) = match whole {
-        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text)), None),
+    let (config, mut diags, lines, kept) = match whole {
+        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text)), Default::default()),
         Err(e) => match blocks(text) {
             Some(blocks) => {
                 let lines = block_lines(&blocks);
-                let (c, d, entries) = salvage(&blocks, &lines);
-                (c, d, KeyLines::known(lines), entries)
+                let (c, d, kept) = salvage(&blocks, &lines);
+                (c, d, KeyLines::known(lines), kept)
             }
             // No `key:` lines at column 0 (a flow mapping, a list): nothing to salvage.
             None => (
                 Config::default(),
                 vec![config_error(&e, 1)],
                 KeyLines::of_text(Arc::from(text)),
-                None,
+                Default::default(),
             ),
         },
     };
     let mut config = config;
     config.positions = lines;
+    config.kept_items = kept;
+    let entries = config.kept_items.get("claims").cloned().unwrap_or_default();
     for (i, claim) in config.claims.iter_mut().enumerate() {
-        claim.entry = entries.as_ref().and_then(|e| e.get(i).copied()).unwrap_or(i);
+        claim.entry = entries.get(i).copied().unwrap_or(i);
     }
-    diags.extend(validate(&config, text));
+    diags.extend(validate(&config));
     diags.extend(tagged);
     (config, diags)
 }
@@ -131,13 +133,13 @@ fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize
 }
 
 /// Every key read on its own: the unknown, the repeated and the malformed are reported and
-/// left out; the rest make the configuration. With it, the index as written of each claim
-/// kept, when malformed ones were left out.
+/// left out; the rest make the configuration. With it, for each list whose malformed items
+/// were left out, the index as written of every item kept.
 fn salvage(
     blocks: &[Block<'_>],
     key_lines: &std::collections::BTreeMap<String, usize>,
-) -> (Config, Vec<Diagnostic>, Option<Vec<usize>>) {
-    let mut entries = None;
+) -> (Config, Vec<Diagnostic>, std::collections::BTreeMap<String, Vec<usize>>) {
+    let mut kept_items = std::collections::BTreeMap::new();
     let mut diags = Vec::new();
     let mut kept = serde_yaml::Mapping::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
@@ -183,9 +185,7 @@ fn salvage(
                     Err(e) => {
                         let first = config_error(&e, b.line);
                         let (value, found, items) = salvage_items(b.key, value, first, key_lines);
-                        if b.key == "claims" {
-                            entries = Some(items);
-                        }
+                        kept_items.insert(b.key.to_string(), items);
                         diags.extend(found);
                         if let Some(v) = value {
                             kept.insert(b.key.into(), v);
@@ -196,7 +196,7 @@ fn salvage(
         }
     }
     match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(kept)) {
-        Ok(c) => (c, diags, entries),
+        Ok(c) => (c, diags, kept_items),
         // Each key passed on its own, so this cannot fail; if it does, say so.
         Err(e) => {
             diags.push(
@@ -208,7 +208,7 @@ fn salvage(
                 .line(1)
                 .help(codes::CONFIG_INVALID.help),
             );
-            (Config::default(), diags, None)
+            (Config::default(), diags, kept_items)
         }
     }
 }
@@ -308,38 +308,32 @@ fn without_keys_at(text: &str, lines: &std::collections::BTreeSet<usize>) -> Str
         .join("\n")
 }
 
-/// The line of the first occurrence of `needle` in the text, for value-level findings.
-fn line_of(text: &str, needle: &str) -> usize {
-    text.split('\n')
-        .position(|l| l.contains(needle))
-        .map(|i| i + 1)
-        .unwrap_or(1)
-}
-
-fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
+/// A value that parses but cannot be used, at the line of its key path (`categories[2].prefix`;
+/// a key left out and defaulted is reported at its nearest written ancestor).
+fn bad_value(config: &Config, path: &str, message: String) -> Diagnostic {
     Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
         .file(FILE_NAME)
-        .line(line_of(text, needle))
+        .line(config.positions.line_of(path).unwrap_or(1))
         .help(codes::CONFIG_BAD_VALUE.help)
 }
 
-fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
+fn validate(config: &Config) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     if let Some(p) = &config.id_pattern {
         if let Err(e) = super::compiled(p) {
             diags.push(bad_value(
-                text,
+                config,
                 "id_pattern",
                 format!("id_pattern is not a valid regular expression: {e}"),
             ));
         }
     }
     let mut seen = BTreeSet::new();
-    for c in &config.categories {
+    for (i, c) in config.categories.iter().enumerate() {
         if !seen.insert(c.prefix.as_str()) {
             diags.push(bad_value(
-                text,
-                &format!("prefix: {}", c.prefix),
+                config,
+                &format!("{}.prefix", config.item_path("categories", i)),
                 format!("category prefix `{}` is declared twice", c.prefix),
             ));
         }
@@ -347,7 +341,7 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
     if let Some(sev) = &config.severities {
         if sev.is_empty() {
             diags.push(bad_value(
-                text,
+                config,
                 "severities",
                 "severities is empty; expected at least one".into(),
             ));
@@ -355,7 +349,7 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
         for b in config.blocking_severities() {
             if !sev.contains(&b) {
                 diags.push(bad_value(
-                    text,
+                    config,
                     "blocking_severities",
                     format!("blocking severity `{b}` is not one of the declared severities"),
                 ));
@@ -363,28 +357,31 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
         }
     }
     let b = config.baselines();
-    for v in [&b.default, &b.universal]
-        .into_iter()
-        .chain(b.aliases.values())
-    {
+    let used = [
+        ("default".to_string(), &b.default),
+        ("universal".to_string(), &b.universal),
+    ]
+    .into_iter()
+    .chain(b.aliases.iter().map(|(k, v)| (format!("aliases.{k}"), v)));
+    for (key, v) in used {
         if !b.values.contains(v) {
             diags.push(bad_value(
-                text,
-                "spec_baselines",
+                config,
+                &format!("spec_baselines.{key}"),
                 format!("baseline `{v}` is used in spec_baselines but not listed in its values"),
             ));
         }
     }
-    for t in config.rules.iter().flat_map(|r| &r.tables) {
+    for (i, t) in config.rules.iter().flat_map(|r| &r.tables).enumerate() {
         if let Some(Err(e)) = t.gap.as_deref().map(Regex::new) {
             diags.push(bad_value(
-                text,
-                "gap:",
+                config,
+                &format!("rules.tables[{i}].gap"),
                 format!("rules.tables gap pattern is not a valid regular expression: {e}"),
             ));
         }
     }
-    diags.extend(validate_require_sources(config, text));
+    diags.extend(validate_require_sources(config));
     diags.extend(validate_scoring(config));
     diags.extend(validate_allow(config));
     diags
@@ -433,41 +430,27 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
 
 /// A house-practice pattern that is not a regular expression, an empty section title. The
 /// `where` expression is typed against check fields by lint (AB225), like `require_coverage`.
-fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
+fn validate_require_sources(config: &Config) -> Vec<Diagnostic> {
     let Some(rs) = &config.require_sources else {
         return Vec::new();
-    };
-    let at = |key: &str| {
-        config
-            .positions
-            .line_of(&format!("require_sources.{key}"))
-            .unwrap_or(1)
     };
     let mut diags = Vec::new();
     if let Some(p) = &rs.house_practice {
         if let Err(e) = super::compiled(p) {
-            diags.push(
-                bad_value(
-                    text,
-                    "require_sources",
-                    format!(
-                        "require_sources.house_practice is not a valid regular expression: {e}"
-                    ),
-                )
-                .line(at("house_practice")),
-            );
+            diags.push(bad_value(
+                config,
+                "require_sources.house_practice",
+                format!("require_sources.house_practice is not a valid regular expression: {e}"),
+            ));
         }
     }
     if rs.section.as_deref().is_some_and(|s| s.trim().is_empty()) {
-        diags.push(
-            bad_value(
-                text,
-                "require_sources",
-                "require_sources.section is empty; expected a section title such as `References`"
-                    .into(),
-            )
-            .line(at("section")),
-        );
+        diags.push(bad_value(
+            config,
+            "require_sources.section",
+            "require_sources.section is empty; expected a section title such as `References`"
+                .into(),
+        ));
     }
     diags
 }

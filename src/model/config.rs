@@ -116,6 +116,12 @@ pub struct Config {
     #[serde(skip)]
     #[schemars(skip)]
     pub positions: KeyLines,
+    /// For each top-level list a defect shortened (a malformed item left out), the index as
+    /// written of every item kept, so a finding about an item asks the position table for the
+    /// entry it came from (`item_path`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub kept_items: BTreeMap<String, Vec<usize>>,
     /// Each document glob of `docs` and of the claims' `doc` (`README*.md`) and the files it
     /// matched when the catalogue was loaded (`docs` itself then lists the files).
     #[serde(skip)]
@@ -499,6 +505,17 @@ pub struct AllowDecl {
 }
 
 impl Config {
+    /// The key path of item `i` of the top-level list `list` as the file writes it
+    /// (`retired[3]`), for the position table.
+    pub fn item_path(&self, list: &str, i: usize) -> String {
+        let written = self
+            .kept_items
+            .get(list)
+            .and_then(|kept| kept.get(i).copied())
+            .unwrap_or(i);
+        format!("{list}[{written}]")
+    }
+
     pub fn checks_dir(&self) -> &str {
         self.checks_dir.as_deref().unwrap_or(DEFAULT_CHECKS_DIR)
     }

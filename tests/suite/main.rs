@@ -22,6 +22,7 @@ mod compat_claims;
 mod completions_man;
 mod concurrent_writes;
 mod config_graceful;
+mod config_positions;
 mod determinism;
 mod docs_current;
 mod examples_verify;
