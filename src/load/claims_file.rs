@@ -9,7 +9,7 @@ use super::confine::Fence;
 use super::markdown::IdRules;
 use super::{config, docs, link_dest, rules, text, Fatal, Loaded};
 use crate::diag::Diagnostic;
-use crate::model::config::{ClaimDecl, Config, RulesConfig};
+use crate::model::config::{ClaimDecl, Config, LintConfig, RulesConfig};
 use crate::model::{Catalogue, Mode, Rule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,11 +25,18 @@ pub enum SourceKind {
     Snapshot,
 }
 
+/// A claims file read.
 pub struct Elsewhere {
     /// The documents with the catalogue's checks, rules and declarations, rooted at the
     /// folder of `claims.yaml`; `diagnostics` hold what reading `claims.yaml`, the documents
     /// and their rule tables found.
     pub loaded: Loaded,
+    pub claims: ClaimsFile,
+}
+
+/// What only the documents of another repository have: the claims file itself, its claims
+/// over an audit report, its rule tables, and what they are held to.
+pub struct ClaimsFile {
     /// `claims.yaml` as its folder names it (findings point here).
     pub file: String,
     /// The claims over an audit report (their queries read `audit.…`).
@@ -98,6 +105,13 @@ pub fn load(
     let mut config = base.config.clone();
     config.docs = declared.docs.clone();
     config.claims = claims_on_catalogue;
+    // The ledger is the claims file's: it accepts findings about its own documents. A level
+    // for a retired id's mention is the catalogue's unless the file sets one.
+    let retired_mentions = |l: &Option<LintConfig>| l.as_ref().and_then(|l| l.retired_mentions.clone());
+    config.lint = Some(LintConfig {
+        retired_mentions: retired_mentions(&declared.lint).or_else(|| retired_mentions(&config.lint)),
+        ..declared.lint.clone().unwrap_or_default()
+    });
     // Findings about the declarations point into `claims.yaml`.
     config.positions = declared.positions.clone();
     config.rules = Some(RulesConfig {
@@ -185,12 +199,14 @@ pub fn load(
             diagnostics: diags.into_iter().map(rename).collect(),
             document_diagnostics: document_diagnostics.into_iter().map(rename).collect(),
         },
-        file: file.clone(),
-        report_claims,
-        table_rules,
-        source: source_kind,
-        too_old,
-        catalogue_root: source.filter(|p| p.is_dir()).map(Path::to_path_buf),
+        claims: ClaimsFile {
+            file: file.clone(),
+            report_claims,
+            table_rules,
+            source: source_kind,
+            too_old,
+            catalogue_root: source.filter(|p| p.is_dir()).map(Path::to_path_buf),
+        },
     })
 }
 
@@ -235,13 +251,8 @@ pub fn read_snapshot(path: &Path) -> Result<crate::snapshot::Snapshot, Fatal> {
 }
 
 /// The line of a key of `claims.yaml` (1 when it is not written).
-pub fn key_line(e: &Elsewhere, key: &str) -> usize {
-    e.loaded
-        .catalogue
-        .config
-        .positions
-        .line_of(key)
-        .unwrap_or(1)
+pub fn key_line(cat: &Catalogue, key: &str) -> usize {
+    cat.config.positions.line_of(key).unwrap_or(1)
 }
 
 /// Catalogue keys a claims file may not set: they describe the catalogue, which is read
@@ -260,22 +271,20 @@ pub const CATALOGUE_ONLY_KEYS: &[&str] = &[
     "require_coverage",
     "require_sources",
     "scoring",
-    "lint",
 ];
 
 /// Used by callers that report a missing catalogue at the key that needs one.
-pub fn needs_catalogue_at(e: &Elsewhere) -> Option<(usize, &'static str)> {
-    if !e.loaded.catalogue.config.claims.is_empty() {
-        return Some((key_line(e, "claims"), "claims over the catalogue"));
+pub fn needs_catalogue_at(cat: &Catalogue) -> Option<(usize, &'static str)> {
+    if !cat.config.claims.is_empty() {
+        return Some((key_line(cat, "claims"), "claims over the catalogue"));
     }
-    if e.loaded
-        .catalogue
+    if cat
         .config
         .rules
         .as_ref()
         .is_some_and(|r| !r.tables.is_empty())
     {
-        return Some((key_line(e, "rules"), "rule tables"));
+        return Some((key_line(cat, "rules"), "rule tables"));
     }
     None
 }
