@@ -160,7 +160,7 @@ fn keys_ignored(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
                 ),
             )
             .file(e.file.clone())
-            .line(*line)
+            .line(line.0)
             .help(codes::CLAIMS_KEY_IGNORED.help),
         );
     }

@@ -36,6 +36,81 @@ pub fn declaration_error(
         .help(code.help)
 }
 
+/// The claim's pattern matched nowhere in the part read (`what` says what was looked for): at
+/// the section's heading, or — a whole document has no heading to point at — at the claim's
+/// `pattern` in catalogue.yaml.
+pub fn unmatched(cat: &Catalogue, claim: &ClaimDecl, place: &Place<'_>, what: String) -> Diagnostic {
+    let d = Diagnostic::new(
+        &codes::CLAIM_UNMATCHED,
+        format!("claim `{}`: {what}", claim.name),
+    )
+    .help(codes::CLAIM_UNMATCHED.help);
+    if place.section.is_some() {
+        return d.file(claim.doc.clone()).line(place.heading_line);
+    }
+    let (line, column) = cat
+        .config
+        .positions
+        .position_of(&format!("claims[{}].pattern", claim.entry))
+        .unwrap_or((declared_line(cat, claim), 1));
+    d.file(crate::load::config::FILE_NAME).at(line, column)
+}
+
+/// The matches a claim with `matches: N` does not expect: each one after the N-th, at its
+/// line; fewer than N (but some), at the claim's declaration. `starts` are the matches'
+/// offsets in the document, in order.
+pub fn match_count(
+    cat: &Catalogue,
+    claim: &ClaimDecl,
+    place: &Place<'_>,
+    starts: &[usize],
+) -> Vec<Diagnostic> {
+    let Some(want) = claim.matches else {
+        return Vec::new();
+    };
+    if starts.is_empty() {
+        return Vec::new();
+    }
+    let lines: Vec<usize> = starts.iter().map(|s| place.position(*s).0).collect();
+    let times = |n: usize| if n == 1 { "once".to_string() } else { format!("{n} times") };
+    if starts.len() < want {
+        let shown: Vec<String> = lines.iter().map(usize::to_string).collect();
+        return vec![declaration_error(
+            cat,
+            claim,
+            &codes::CLAIM_MATCH_COUNT,
+            format!(
+                "the pattern matches {} in {} (line {}), the claim expects it {}",
+                times(starts.len()),
+                place.described(),
+                shown.join(", "),
+                times(want)
+            ),
+        )];
+    }
+    starts
+        .iter()
+        .zip(&lines)
+        .skip(want)
+        .map(|(start, line)| {
+            let (_, col) = place.position(*start);
+            Diagnostic::new(
+                &codes::CLAIM_MATCH_COUNT,
+                format!(
+                    "claim `{}`: the pattern matches again at line {line} of {} (first at line {}); the claim expects it {}",
+                    claim.name,
+                    place.described(),
+                    lines[0],
+                    times(want)
+                ),
+            )
+            .file(claim.doc.clone())
+            .at(*line, col)
+            .help(codes::CLAIM_MATCH_COUNT.help)
+        })
+        .collect()
+}
+
 /// A document and the part of it a claim reads.
 pub struct Place<'c> {
     pub doc: &'c Document,
@@ -89,10 +164,12 @@ impl<'c> Place<'c> {
         Scope::of(self.doc, self.lines())
     }
 
-    /// The text a pattern is matched against: the kinds in `skip` blanked and soft line
-    /// breaks read as spaces, offsets those of `text()`.
+    /// The text a pattern is matched against: the kinds in `skip` blanked and, in Markdown,
+    /// soft line breaks read as spaces (never inside fenced code); offsets those of `text()`.
+    /// A document in another language (YAML, Python) keeps every line break: its lines are
+    /// not prose that an editor rewraps.
     pub fn hay(&self, skip: &[SkipRegion]) -> String {
-        unwrap_soft_breaks(&super::skip::blank(self.text(), skip))
+        hay(&self.doc.path, self.text(), skip)
     }
 
     /// How a finding names the part read: "section \"Umfang\" of `README.md`".
@@ -180,18 +257,68 @@ pub fn locate_in<'c>(
     }
 }
 
+/// `text` of the document at `path` as a pattern reads it (see `Place::hay`).
+pub fn hay(path: &str, text: &str, skip: &[SkipRegion]) -> String {
+    let blanked = super::skip::blank(text, skip);
+    if is_markdown(path) {
+        unwrap_soft_breaks(&blanked)
+    } else {
+        blanked
+    }
+}
+
+/// Whether a document is Markdown, by its name: `.md`, `.markdown`, or no extension (a
+/// `README`).
+pub fn is_markdown(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        None => true,
+        Some((_, ext)) => ["md", "markdown", "mdx"].contains(&ext.to_ascii_lowercase().as_str()),
+    }
+}
+
+/// The opening of a fenced code block: its fence character and length.
+fn fence(line: &str) -> Option<(char, usize)> {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() > 3 {
+        return None;
+    }
+    let c = t.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = t.chars().take_while(|x| *x == c).count();
+    (n >= 3).then_some((c, n))
+}
+
 /// Soft line breaks become spaces, byte for byte, so offsets stay those of the document.
-pub fn unwrap_soft_breaks(s: &str) -> String {
+/// Inside a fenced code block every line stays a line (`Stand: 7` and the next line of an
+/// example are not one sentence).
+fn unwrap_soft_breaks(s: &str) -> String {
     let lines: Vec<&str> = s.split('\n').collect();
+    // Whether each line is a fence or inside a fenced block.
+    let mut code = Vec::with_capacity(lines.len());
+    let mut open: Option<(char, usize)> = None;
+    for l in &lines {
+        match (open, fence(l)) {
+            (None, Some(f)) => {
+                open = Some(f);
+                code.push(true);
+            }
+            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && l.trim().chars().all(|x| x == c) => {
+                open = None;
+                code.push(true);
+            }
+            (o, _) => code.push(o.is_some()),
+        }
+    }
     let mut out = String::with_capacity(s.len());
     for (i, l) in lines.iter().enumerate() {
         out.push_str(l);
         let Some(next) = lines.get(i + 1) else { break };
         let n = next.trim_start();
-        let block_start = n.is_empty()
+        let block_start = code[i]
+            || code.get(i + 1).copied().unwrap_or(false)
+            || n.is_empty()
             || l.trim().is_empty()
             || n.starts_with(['|', '#', '>', '-', '*', '+'])
-            || n.starts_with("```")
             || n.starts_with("<!--")
             || n.split_once(". ")
                 .is_some_and(|(d, _)| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
@@ -210,5 +337,26 @@ mod tests {
         let u = unwrap_soft_breaks(s);
         assert_eq!(u.len(), s.len());
         assert_eq!(u, "a sentence wrapped here.\n\n- item\n| x |\n1. one text");
+    }
+
+    #[test]
+    fn lines_of_fenced_code_stay_lines() {
+        let s = "Prosa\nweiter.\n\n```text\nStand: 7\nChecks im Archiv\n```\nDanach\nweiter.\n~~~~\na\n```\nb\n~~~~\n";
+        let u = unwrap_soft_breaks(s);
+        assert_eq!(u.len(), s.len());
+        assert_eq!(
+            u,
+            "Prosa weiter.\n\n```text\nStand: 7\nChecks im Archiv\n```\nDanach weiter.\n~~~~\na\n```\nb\n~~~~\n"
+        );
+    }
+
+    #[test]
+    fn markdown_by_name() {
+        for md in ["README", "README.md", "docs/a.markdown", "x.MD"] {
+            assert!(is_markdown(md), "{md}");
+        }
+        for other in ["config.yaml", "gates/check.py", "a.md.txt"] {
+            assert!(!is_markdown(other), "{other}");
+        }
     }
 }

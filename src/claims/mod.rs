@@ -13,6 +13,7 @@ pub mod memo;
 pub mod mentions;
 pub mod numbers;
 pub mod query;
+pub mod readings;
 pub mod reads;
 pub mod regions;
 pub mod report;

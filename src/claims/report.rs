@@ -298,7 +298,7 @@ fn check_one(
     let text = &doc.text;
     let index = LineIndex::new(text);
     let section = text.get(range.clone()).unwrap_or("");
-    let hay = super::locate::unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
+    let hay = super::locate::hay(&doc.path, section, &claim.skip);
     let mut out = Vec::new();
     let mut matched = false;
     for caps in pattern.captures_iter(&hay) {

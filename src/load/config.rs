@@ -122,11 +122,11 @@ fn blocks(text: &str) -> Option<Vec<Block<'_>>> {
 
 /// Key positions of a file the parser rejects, top-level key by key: a syntax error in one
 /// key's lines leaves the positions of every other key (the parser stops at its first error).
-fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize> {
+fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, (usize, usize)> {
     let mut out = std::collections::BTreeMap::new();
     for b in blocks {
-        for (path, line) in crate::text::yaml_lines::key_lines(&b.text) {
-            out.entry(path).or_insert(line + b.line - 1);
+        for (path, (line, column)) in crate::text::yaml_lines::key_positions(&b.text) {
+            out.entry(path).or_insert((line + b.line - 1, column));
         }
     }
     out
@@ -137,7 +137,7 @@ fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize
 /// were left out, the index as written of every item kept.
 fn salvage(
     blocks: &[Block<'_>],
-    key_lines: &std::collections::BTreeMap<String, usize>,
+    key_lines: &std::collections::BTreeMap<String, (usize, usize)>,
 ) -> (Config, Vec<Diagnostic>, std::collections::BTreeMap<String, Vec<usize>>) {
     let mut kept_items = std::collections::BTreeMap::new();
     let mut diags = Vec::new();
@@ -222,7 +222,7 @@ fn salvage_items(
     key: &str,
     value: serde_yaml::Value,
     first: Diagnostic,
-    key_lines: &std::collections::BTreeMap<String, usize>,
+    key_lines: &std::collections::BTreeMap<String, (usize, usize)>,
 ) -> (Option<serde_yaml::Value>, Vec<Diagnostic>, Vec<usize>) {
     let serde_yaml::Value::Sequence(items) = value else {
         return (None, vec![first], Vec::new());
@@ -230,7 +230,7 @@ fn salvage_items(
     let mut kept = Vec::new();
     let mut good = Vec::new();
     let mut diags = Vec::new();
-    let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).copied();
+    let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).map(|(line, _)| *line);
     for (i, item) in items.into_iter().enumerate() {
         let mut one = serde_yaml::Mapping::new();
         one.insert(key.into(), serde_yaml::Value::Sequence(vec![item.clone()]));
@@ -381,14 +381,25 @@ fn validate(config: &Config) -> Vec<Diagnostic> {
             ));
         }
     }
+    for c in config.claims.iter().filter(|c| c.matches == Some(0)) {
+        diags.push(bad_value(
+            config,
+            &format!("claims[{}].matches", c.entry),
+            format!(
+                "claim `{}`: `matches: 0` would hold a sentence to being absent; a claim states what is written (at least once: leave `matches` out)",
+                c.name
+            ),
+        ));
+    }
     diags.extend(validate_require_sources(config));
     diags.extend(validate_scoring(config));
     diags.extend(validate_allow(config));
     diags
 }
 
-/// Each `lint.allow` entry names what it accepts (an id or a file) and, if it lapses, a real
-/// day; an entry that names neither would accept nothing, or everything.
+/// Each `lint.allow` entry names what it accepts (an id, a file or a selection of checks) and,
+/// if it lapses, a real day; an entry that names none would accept nothing, or everything.
+/// Each code `lint.levels` names is one the engine reports.
 fn validate_allow(config: &Config) -> Vec<Diagnostic> {
     let Some(lint) = &config.lint else {
         return Vec::new();
@@ -408,9 +419,9 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
                     .line(line),
             )
         };
-        if a.id.is_none() && a.file.is_none() {
+        if a.id.is_none() && a.file.is_none() && a.selection.is_none() {
             bad(format!(
-                "the `lint.allow` entry for {} names neither an `id` nor a `file`; it accepts nothing",
+                "the `lint.allow` entry for {} names no `id`, `file` or `where`; it accepts nothing",
                 a.code
             ));
         }
@@ -424,6 +435,20 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
                 a.code
             ));
         }
+    }
+    for code in lint.levels.keys() {
+        if crate::diag::codes::lookup(code).is_some() {
+            continue;
+        }
+        let known = crate::diag::CODES.iter().map(|c| c.code);
+        let hint = suggest(code, known)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        diags.push(bad_value(
+            config,
+            &format!("lint.levels.{code}"),
+            format!("`lint.levels` sets a level for `{code}`, which is no code auditbook reports{hint}"),
+        ));
     }
     diags
 }

@@ -402,6 +402,9 @@ pub struct ClaimDecl {
     /// Blocks the pattern does not read: `tables`, `code` (fenced and indented), `quotes`.
     #[serde(default)]
     pub skip: Vec<SkipRegion>,
+    /// How many times the pattern matches in the part read: exactly this many (one `Stand:` line). Without it, at least once.
+    #[serde(default)]
+    pub matches: Option<usize>,
     /// A whole Markdown table held row by row instead of a pattern (catalogue format, section 7).
     #[serde(default)]
     pub table: Option<TableClaimDecl>,
@@ -422,14 +425,24 @@ pub struct ClaimDecl {
     pub entry: usize,
 }
 
-/// A set claim (`members:`): a reading of the claim's document and the set it must equal.
+/// A set claim (`members:`): a reading of the claim's document and the set it is held to.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MembersDecl {
-    /// How the document is read: `headings("REGEX")`, `list`, `mentions("REGEX")`, `bullets`, or `split("SEPARATOR")` over the claim's pattern.
+    /// How the document is read: `headings("REGEX")`, `list`, `mentions("REGEX")` (inside the matches of the claim's pattern, when it has one), `bullets`, or `split("SEPARATOR")` over the claim's pattern.
     pub read: String,
-    /// The set it must equal: `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`, or a reading `in "DOC" [section "TITLE"]`.
-    pub equals: String,
+    /// The set it must equal: `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`, or a reading `in "DOC" [section "TITLE"]`. This or `includes`.
+    #[serde(default)]
+    pub equals: Option<String>,
+    /// A set, as for `equals`, every member of which the document names at least once (repeats and further members allowed): "every rule is mentioned in this file".
+    #[serde(default)]
+    pub includes: Option<String>,
+    /// The numbers read run from the smallest to the largest without a gap (rule 14 renumbered as 15 everywhere).
+    #[serde(default)]
+    pub contiguous: bool,
+    /// The members read come in the order of the set they are held to (numbers ascending, categories and vocabulary values as declared, another reading as it reads).
+    #[serde(default)]
+    pub ordered: bool,
 }
 
 /// One body requirement of a claim (`require:`).
@@ -445,9 +458,29 @@ pub struct RequireDecl {
     /// A regular expression that matches in every selected check's body (`(?m)^> Nachfolger:`).
     #[serde(default)]
     pub pattern: Option<String>,
+    /// A `## ` section: `pattern`, `forbid` and `each` read only that section of each selected check.
+    #[serde(default)]
+    pub section: Option<String>,
+    /// A regular expression that matches nowhere in a selected check's body (`(?i)\bTODO\b`): every match is a finding.
+    #[serde(default)]
+    pub forbid: Option<String>,
+    /// A value set: every match of `pattern` in a selected check's body (its first group, else the whole match) is one of `in`.
+    #[serde(default)]
+    pub each: Option<EachDecl>,
     /// Said with each finding: why the requirement exists.
     #[serde(default)]
     pub message: Option<String>,
+}
+
+/// The values a pattern may read in a check's body (`each:` of a requirement).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EachDecl {
+    /// A regular expression; its first group (else the whole match) is the value read (`(?m)^Status: (\w+)`).
+    pub pattern: String,
+    /// The values allowed.
+    #[serde(rename = "in")]
+    pub values: Vec<String>,
 }
 
 /// A table-row claim: the first table of the claim's section, one row per key.
@@ -481,9 +514,21 @@ pub struct LintConfig {
     /// Findings the maintainers have reviewed and accepted, each with its reason.
     #[serde(default)]
     pub allow: Vec<AllowDecl>,
+    /// A level per code (`AB311: error`): every finding of that code, from every stage, is reported at it.
+    #[serde(default)]
+    pub levels: BTreeMap<String, LevelDecl>,
     /// Level for a mention of a retired id: note (default), warning or error.
     #[serde(default)]
     pub retired_mentions: Option<String>,
+}
+
+/// The level a finding is reported at.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LevelDecl {
+    Error,
+    Warning,
+    Note,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -491,12 +536,15 @@ pub struct LintConfig {
 pub struct AllowDecl {
     /// The accepted finding's code.
     pub code: String,
-    /// The id the finding is about (this or `file`).
+    /// The id the finding is about (this, `file` or `where`).
     #[serde(default)]
     pub id: Option<String>,
-    /// The file the finding is in, relative to the catalogue root (this or `id`).
+    /// The file the finding is in, relative to the catalogue root (this, `id` or `where`).
     #[serde(default)]
     pub file: Option<String>,
+    /// A selection of checks (an expression over check fields, as in `require_coverage`): the code is accepted for every finding about a selected check, by its id or its file (`where: always`).
+    #[serde(default, rename = "where")]
+    pub selection: Option<String>,
     /// Why it is accepted.
     pub reason: String,
     /// The last day the acceptance holds (`YYYY-MM-DD`); after it the entry is an error.
@@ -610,12 +658,12 @@ impl Config {
 #[derive(Clone, Debug, Default)]
 pub struct KeyLines {
     text: Option<std::sync::Arc<str>>,
-    lines: std::sync::OnceLock<std::collections::BTreeMap<String, usize>>,
+    lines: std::sync::OnceLock<std::collections::BTreeMap<String, (usize, usize)>>,
 }
 
 impl KeyLines {
-    /// Positions already known (a file read key by key).
-    pub fn known(lines: std::collections::BTreeMap<String, usize>) -> KeyLines {
+    /// Positions (line, column) already known (a file read key by key).
+    pub fn known(lines: std::collections::BTreeMap<String, (usize, usize)>) -> KeyLines {
         KeyLines {
             text: None,
             lines: std::sync::OnceLock::from(lines),
@@ -630,10 +678,10 @@ impl KeyLines {
         }
     }
 
-    /// Every key path and its line.
-    pub fn all(&self) -> &std::collections::BTreeMap<String, usize> {
+    /// Every key path and its line and column.
+    pub fn all(&self) -> &std::collections::BTreeMap<String, (usize, usize)> {
         self.lines.get_or_init(|| match &self.text {
-            Some(t) => crate::text::yaml_lines::key_lines(t),
+            Some(t) => crate::text::yaml_lines::key_positions(t),
             None => std::collections::BTreeMap::new(),
         })
     }
@@ -641,6 +689,11 @@ impl KeyLines {
     /// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
     /// reported where its parent is written).
     pub fn line_of(&self, path: &str) -> Option<usize> {
+        self.position_of(path).map(|(line, _)| line)
+    }
+
+    /// The line and column of `path`'s key, or of its nearest ancestor's.
+    pub fn position_of(&self, path: &str) -> Option<(usize, usize)> {
         line_of(self.all(), path)
     }
 }

@@ -15,6 +15,7 @@ mod catalogue_tests;
 mod check_fields;
 mod claims_elsewhere;
 mod claims_forms;
+mod claims_gates;
 mod cli_output;
 mod code_coverage;
 mod compat;

@@ -180,14 +180,10 @@ fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
 
 /// The group names `$NAME` refers to in an expectation.
 fn dollar_names(src: &str) -> Vec<&str> {
-    src.match_indices('$')
-        .filter_map(|(i, _)| {
-            let rest = src.get(i + 1..)?;
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            (end > 0).then(|| &rest[..end])
-        })
+    arith::group_refs(src)
+        .into_iter()
+        .map(|(_, name)| name)
+        .filter(|name| !name.is_empty())
         .collect()
 }
 
@@ -217,10 +213,10 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
     let section = place.text();
     let hay = place.hay(&claim.skip);
     let where_ = place.described();
-    let mut matched = false;
+    let mut starts = Vec::new();
     for caps in c.pattern.captures_iter(&hay) {
-        matched = true;
         let Some(whole) = caps.get(0) else { continue };
+        starts.push(place.range.start + whole.start());
         let (mline, _) = place.position(place.range.start + whole.start());
         let mut id_groups: Vec<IdGroup> = Vec::new();
         for (group, q, answer) in &answers {
@@ -276,7 +272,11 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
                         let (code, msg) = match problem {
                             strict::Problem::Unknown(p) => (
                                 &codes::CLAIM_LIST_UNKNOWN,
-                                format!("`{p}` is not one {} by itself; a strict list names each member alone", member_word(q.set)),
+                                unknown_piece(
+                                    &p,
+                                    ids::extract(cat, q.set, &claim.doc, &p).into_keys().collect(),
+                                    member_word(q.set),
+                                ),
                             ),
                             strict::Problem::Repeated(id) => (
                                 &codes::CLAIM_LIST_REPEATED,
@@ -368,20 +368,15 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
         id_groups.sort_by_key(|g| g.offset);
         out.extend(compare_ids(cat, claim, place, &id_groups));
     }
-    if !matched {
-        out.push(
-            Diagnostic::new(
-                &codes::CLAIM_UNMATCHED,
-                format!(
-                    "claim `{}`: the pattern no longer matches in {where_} — reworded? this claim would go unchecked",
-                    claim.name
-                ),
-            )
-            .file(claim.doc.clone())
-            .line(place.heading_line)
-            .help(codes::CLAIM_UNMATCHED.help),
-        );
+    if starts.is_empty() {
+        out.push(locate::unmatched(
+            cat,
+            claim,
+            place,
+            format!("the pattern no longer matches in {where_} — reworded? this claim would go unchecked"),
+        ));
     }
+    out.extend(locate::match_count(cat, claim, place, &starts));
     out
 }
 
@@ -403,6 +398,8 @@ fn expression_findings(
         .at(line, col)
         .width(written.chars().count())
     };
+    // The expectation as answered for this match (`$cat` bound to what the match read).
+    let text = arith::shown(&e.text, env.groups);
     let n = match numbers::read(written) {
         Ok(n) => n as f64,
         Err(numbers::Unreadable(w)) => {
@@ -410,7 +407,7 @@ fn expression_findings(
                 &codes::CLAIM_NUMBER_UNREADABLE,
                 format!(
                     "`{w}` is not a number auditbook can read (held to `{}`)",
-                    e.text
+                    text
                 ),
             )
             .help(codes::CLAIM_NUMBER_UNREADABLE.help)]
@@ -429,7 +426,7 @@ fn expression_findings(
                         written.trim(),
                         bound.as_str(),
                         arith::show(v),
-                        e.text
+                        text
                     ),
                 )
                 .help(format!(
@@ -440,7 +437,7 @@ fn expression_findings(
             Err(msg) => out.push(
                 here(
                     &codes::CLAIM_INVALID,
-                    format!("`{}` cannot be evaluated for this match: {msg}", e.text),
+                    format!("`{}` cannot be evaluated for this match: {msg}", text),
                 )
                 .help(codes::CLAIM_INVALID.help),
             ),
@@ -584,6 +581,29 @@ fn compare_ids(
         }
     }
     out
+}
+
+/// What is wrong with a piece of a strict list that is not one member by itself, said so
+/// that the fix follows: it names none, one with something else around it, or several.
+fn unknown_piece(piece: &str, named: Vec<String>, word: &str) -> String {
+    let separators = "`,`, `;`, `/`, `und`, `and`";
+    let words = match word.strip_suffix('y') {
+        Some(stem) => format!("{stem}ies"),
+        None => format!("{word}s"),
+    };
+    match named.as_slice() {
+        [] => format!(
+            "`{piece}` names no {word}: a strict list holds {words} only, each by itself, separated by {separators}"
+        ),
+        [one] => format!(
+            "`{piece}` is more than the {word} `{one}`: a strict list names each {word} alone (write `{one}`, and anything else outside the list)"
+        ),
+        many => format!(
+            "`{piece}` names {} {words} in one piece ({}): separate them with {separators}",
+            many.len(),
+            many.join(", ")
+        ),
+    }
 }
 
 fn member_word(set: Set) -> &'static str {

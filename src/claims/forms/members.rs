@@ -1,13 +1,16 @@
-//! Set claims (`members:`): what a document enumerates — numbered headings, the items of a
-//! numbered or bulleted list, rule-number mentions in prose, a list split at a separator —
-//! held as a set against the catalogue (rule numbers, ids, a profile field's vocabulary, the
-//! literals the checks' `applies_when` compare a field with) or against what another
-//! document enumerates. A member the document lacks, one it names that the other side does
-//! not know, and one it names twice are findings, each at the text it read.
+//! Set claims (`members:`): what a document enumerates — read by `readings` — held as a set
+//! against the catalogue (rule numbers, ids, a profile field's vocabulary, the literals the
+//! checks' `applies_when` compare a field with) or against what another document enumerates.
+//! `equals` holds the set both ways: a member the document lacks, one it names that the other
+//! side does not know, and one a list names twice are findings. `includes` holds only the
+//! first ("every rule is mentioned"), repeats and other members allowed. `contiguous` holds
+//! numbers to running without a gap, `ordered` the members to the other side's order. Every
+//! finding is at the text it read.
 
 use crate::claims::locate::{self, declaration_error, Place};
 use crate::claims::memo::Memo;
 use crate::claims::query::{self, Scope, Set};
+use crate::claims::readings::{self, normal, Item, Read};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::dsl::{ExprKind, Operand};
 use crate::model::config::{ClaimDecl, MembersDecl};
@@ -38,99 +41,35 @@ impl super::Form for Members {
     }
 }
 
-/// How a document is read.
-#[derive(Debug)]
-enum Read {
-    /// Headings whose text matches; the first group (else the match) is the member.
-    Headings(Regex),
-    /// The numbers of a numbered list's items (`1.`, `2)`).
-    List,
-    /// Numbers after a keyword, with ranges and conjunctions (`Regeln 1, 3 und 8–12`).
-    Mentions(Regex),
-    /// The items of a bullet list: an item's code span, else its text up to a dash or colon.
-    Bullets,
-    /// The claim's pattern's first group, split at the separator.
-    Split(String),
-}
-
-impl Read {
-    fn numeric(&self) -> bool {
-        matches!(self, Read::List | Read::Mentions(_))
-    }
-}
-
 /// A document read, and where.
 struct Source<'c> {
     place: Place<'c>,
     read: Read,
 }
 
-/// One member a document names: its text and where it was read.
-#[derive(Clone, Debug)]
-struct Item {
-    value: String,
-    offset: usize,
-    width: usize,
-}
-
-/// The side a document is held against.
+/// The side a document is held against: its members in its own order.
 enum Other<'c> {
-    Catalogue {
-        values: BTreeSet<String>,
-        text: String,
-    },
+    Catalogue { values: Vec<String>, text: String },
     Document(Source<'c>),
 }
 
-/// Parse a read form: `headings("RE")`, `list`, `mentions("RE")`, `bullets`, `split("SEP")`.
-fn parse_read(src: &str) -> Result<Read, String> {
-    let src = src.trim();
-    match src {
-        "list" => return Ok(Read::List),
-        "bullets" => return Ok(Read::Bullets),
-        _ => {}
-    }
-    let (name, arg) = call(src).ok_or_else(|| {
-        format!("`{src}` is no reading; write headings(\"REGEX\"), list, mentions(\"REGEX\"), bullets or split(\"SEPARATOR\")")
-    })?;
-    let regex = |a: &str| {
-        Regex::new(a).map_err(|e| format!("`{src}`: not a valid regular expression: {e}"))
-    };
-    match name {
-        "headings" => Ok(Read::Headings(regex(&arg)?)),
-        "mentions" => Ok(Read::Mentions(regex(&arg)?)),
-        "split" if !arg.is_empty() => Ok(Read::Split(arg)),
-        "split" => Err(format!("`{src}`: the separator is empty")),
-        _ => Err(format!(
-            "`{src}`: unknown reading `{name}`; readings are headings, list, mentions, bullets, split"
-        )),
-    }
+/// How the members read stand to the other side.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Relation {
+    /// The same set: nothing missing, nothing unknown, nothing named twice in a list.
+    Equals,
+    /// A superset: every member of the other side is named, at least once.
+    Includes,
 }
 
-/// `name("ARG")` (double or single quotes, `\"` and `\\` escaped) → (name, ARG).
-fn call(src: &str) -> Option<(&str, String)> {
-    let open = src.find('(')?;
-    let name = src.get(..open)?.trim();
-    let inner = src.get(open + 1..)?.trim().strip_suffix(')')?.trim();
-    let q = inner.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let body = inner.strip_prefix(q)?.strip_suffix(q)?;
-    let mut out = String::new();
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some(n) if n == q || n == '\\' => out.push(n),
-                Some(n) => {
-                    out.push('\\');
-                    out.push(n);
-                }
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
+/// The relation the declaration states and the other side's text.
+fn relation(m: &MembersDecl) -> Result<(Relation, &str), String> {
+    match (&m.equals, &m.includes) {
+        (Some(e), None) => Ok((Relation::Equals, e.as_str())),
+        (None, Some(i)) => Ok((Relation::Includes, i.as_str())),
+        (Some(_), Some(_)) => Err("a set claim states one relation: `equals` or `includes`, not both".into()),
+        (None, None) => Err("a set claim names the set it is held to: `equals: SET` (the same members) or `includes: SET` (every one of them, and possibly more)".into()),
     }
-    Some((name, out))
 }
 
 /// The other side: `READ in "DOC" [section "TITLE"]`, or a set of the catalogue.
@@ -145,7 +84,7 @@ fn parse_other<'c>(
     )
     .map_err(|e| vec![e.to_string()])?;
     if let Some(c) = in_doc.captures(src) {
-        let read = parse_read(c.name("read").map_or("", |m| m.as_str())).map_err(|e| vec![e])?;
+        let read = readings::parse(c.name("read").map_or("", |m| m.as_str())).map_err(|e| vec![e])?;
         let path = c.name("doc").map_or("", |m| m.as_str());
         let section = c.name("sec").map(|m| m.as_str());
         let place = locate::locate_in(cat, path, section).map_err(|e| vec![e])?;
@@ -156,16 +95,20 @@ fn parse_other<'c>(
         if numeric_own {
             values = values.into_iter().map(|v| normal(&v)).collect();
         }
+        let mut seen = BTreeSet::new();
+        values.retain(|v| seen.insert(v.clone()));
         Other::Catalogue { values, text }
     })
 }
 
-/// `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`.
+/// `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`: the members
+/// in the catalogue's order (numbers ascending, categories and vocabulary values as declared,
+/// ids by prefix and number).
 fn catalogue_set(
     cat: &Catalogue,
     src: &str,
     own: &Source<'_>,
-) -> Result<(BTreeSet<String>, String), Vec<String>> {
+) -> Result<(Vec<String>, String), Vec<String>> {
     let text = src.to_string();
     let inner = |prefix: &str| {
         src.strip_prefix(prefix)
@@ -182,17 +125,29 @@ fn catalogue_set(
             )]);
         }
         let a = query::eval(cat, &q, &Scope::default()).map_err(|e| vec![e])?;
-        let values = a
+        let mut values: Vec<String> = a
             .selected
             .iter()
             .map(|id| normal(id.rsplit_once('-').map_or(id.as_str(), |(_, n)| n)))
             .collect();
+        values.sort_by_key(|v| (v.parse::<u64>().unwrap_or(u64::MAX), v.clone()));
         return Ok((values, text));
     }
     if inner("ids").is_some() {
         let q = query::parse(cat, src).map_err(|e| vec![e])?;
         let a = query::eval(cat, &q, &own.place.scope()).map_err(|e| vec![e])?;
-        return Ok((a.selected, text));
+        let values = if q.set == Set::Categories {
+            cat.categories
+                .iter()
+                .filter(|c| a.selected.contains(*c))
+                .cloned()
+                .collect()
+        } else {
+            let mut ids: Vec<String> = a.selected.into_iter().collect();
+            ids.sort_by_key(|id| id_order(id));
+            ids
+        };
+        return Ok((values, text));
     }
     if let Some(field) = inner("values") {
         let name = field.strip_prefix("profile.").unwrap_or(field);
@@ -226,7 +181,7 @@ fn catalogue_set(
                 "`{src}`: no check's `applies_when` compares `{name}` with a literal"
             )]);
         }
-        return Ok((values, text));
+        return Ok((values.into_iter().collect(), text));
     }
     Err(vec![format!(
         "`{src}` is not a set; write numbers(rules …), ids(SET …), values(profile.FIELD), literals(FIELD), or a reading `in \"DOC\"`"
@@ -264,161 +219,49 @@ pub fn literals(cat: &Catalogue, field: &str) -> BTreeSet<String> {
     out
 }
 
-/// A number without leading zeros; any other text as it is.
-fn normal(v: &str) -> String {
-    match v.parse::<u64>() {
-        Ok(n) if v.chars().all(|c| c.is_ascii_digit()) => n.to_string(),
-        _ => v.to_string(),
-    }
-}
-
-/// Trim a list piece of space, code and emphasis marks and closing punctuation.
-fn clean(piece: &str) -> (&str, usize) {
-    let trimmed = piece.trim_start_matches([' ', '\t', '\u{a0}', '`', '*', '_']);
-    let lead = piece.len() - trimmed.len();
-    let t = trimmed.trim_end_matches([' ', '\t', '\u{a0}', '`', '*', '_', '.', ';', ',', ':']);
-    (t, lead)
-}
-
-fn read(src: &Source<'_>, skip: &[crate::model::config::SkipRegion]) -> Vec<Item> {
-    let place = &src.place;
-    let text = &place.doc.text;
-    let section = place.text();
-    let base = place.range.start;
-    let mut out = Vec::new();
-    let mut item = |value: String, offset: usize, width: usize| {
-        out.push(Item {
-            value,
-            offset,
-            width,
-        })
-    };
-    match &src.read {
-        Read::Headings(re) => {
-            for h in &place.doc.outline.headings {
-                if !place.range.contains(&h.range.start) {
-                    continue;
-                }
-                let Some(c) = re.captures(&h.text) else {
-                    continue;
-                };
-                let Some(m) = c.get(1).or_else(|| c.get(0)) else {
-                    continue;
-                };
-                let raw = text.get(h.range.clone()).unwrap_or("");
-                let at = raw.find(m.as_str()).unwrap_or(0);
-                item(normal(m.as_str()), h.range.start + at, m.as_str().len());
-            }
-        }
-        Read::List | Read::Bullets => {
-            let mut kinds = skip.to_vec();
-            kinds.push(crate::model::config::SkipRegion::Code);
-            let hay = crate::claims::skip::blank(section, &kinds);
-            let numbered = Regex::new(r"(?m)^[ ]{0,3}(\d{1,6})[.)][ \t]");
-            let bullet = Regex::new(r"(?m)^[ ]{0,3}[-*+][ \t]+(.+)$");
-            let (Ok(numbered), Ok(bullet)) = (numbered, bullet) else {
-                return out;
-            };
-            if matches!(src.read, Read::List) {
-                for c in numbered.captures_iter(&hay) {
-                    if let Some(m) = c.get(1) {
-                        item(normal(m.as_str()), base + m.start(), m.len());
-                    }
-                }
-            } else {
-                for c in bullet.captures_iter(&hay) {
-                    let Some(m) = c.get(1) else { continue };
-                    let line = m.as_str();
-                    let (v, off) = bullet_value(line);
-                    if !v.is_empty() {
-                        item(v.to_string(), base + m.start() + off, v.len());
-                    }
-                }
-            }
-        }
-        Read::Mentions(re) => {
-            let mut kinds = skip.to_vec();
-            kinds.push(crate::model::config::SkipRegion::Code);
-            let hay = place.hay(&kinds);
-            for m in crate::claims::mentions::read(re, &hay) {
-                item(m.number.to_string(), base + m.offset, m.width);
-            }
-        }
-        Read::Split(_) => {}
-    }
-    out
-}
-
-/// A bullet item's member: its leading code span, else its text up to ` — `, ` – `, ` - `
-/// or `: `, marks trimmed.
-fn bullet_value(line: &str) -> (&str, usize) {
-    let l = line.trim_start_matches(['*', '_']);
-    let lead = line.len() - l.len();
-    if let Some(rest) = l.strip_prefix('`') {
-        if let Some(end) = rest.find('`') {
-            return (rest.get(..end).unwrap_or("").trim(), lead + 1);
-        }
-    }
-    let end = [" — ", " – ", " - ", ": ", " ("]
-        .iter()
-        .filter_map(|s| line.find(s))
-        .min()
-        .unwrap_or(line.len());
-    let (v, off) = clean(line.get(..end).unwrap_or(""));
-    (v, off)
-}
-
-/// The pieces of every match of the claim's pattern (its first group), split at `sep`.
-fn read_split(src: &Source<'_>, claim: &ClaimDecl, pattern: &Regex, sep: &str) -> Vec<Item> {
-    let hay = src.place.hay(&claim.skip);
-    let mut out = Vec::new();
-    for c in pattern.captures_iter(&hay) {
-        let group = pattern
-            .capture_names()
-            .flatten()
-            .next()
-            .and_then(|n| c.name(n))
-            .or_else(|| c.get(1));
-        let Some(g) = group else { continue };
-        let mut start = 0;
-        let whole = g.as_str();
-        for piece in whole.split(sep) {
-            let (v, lead) = clean(piece);
-            if !v.is_empty() {
-                out.push(Item {
-                    value: v.to_string(),
-                    offset: src.place.range.start + g.start() + start + lead,
-                    width: v.len(),
-                });
-            }
-            start += piece.len() + sep.len();
-        }
-    }
-    out
-}
-
 /// What is wrong with a set claim's declaration, without reading its document.
 #[cfg(any(test, feature = "internals"))]
 fn problems(claim: &ClaimDecl, m: &MembersDecl) -> Vec<String> {
     let mut out = Vec::new();
-    match parse_read(&m.read) {
-        Ok(Read::Split(_)) if claim.pattern.is_empty() => {
-            out.push("`split` reads the claim's `pattern`, and there is none".into())
-        }
-        Ok(Read::Split(_)) => {
-            if let Err(e) = Regex::new(&claim.pattern) {
-                out.push(format!("pattern: {e}"));
+    match readings::parse(&m.read) {
+        Ok(read) => {
+            if let Err(e) = pattern_of(claim, &read) {
+                out.push(e);
             }
         }
-        Ok(_) => {}
         Err(e) => out.push(e),
     }
-    let known = ["numbers(", "ids(", "values(", "literals("];
-    let e = m.equals.trim();
-    if !known.iter().any(|k| e.starts_with(k)) && !e.contains(" in \"") {
-        out.push(format!("`{e}` is not a set the claim can be held against"));
+    match relation(m) {
+        Ok((_, e)) => {
+            let known = ["numbers(", "ids(", "values(", "literals("];
+            let e = e.trim();
+            if !known.iter().any(|k| e.starts_with(k)) && !e.contains(" in \"") {
+                out.push(format!("`{e}` is not a set the claim can be held against"));
+            }
+        }
+        Err(e) => out.push(e),
     }
     out
+}
+
+/// The claim's pattern, for a reading that reads one: `split` needs it, `mentions` may have
+/// it; the other readings read the document's structure, and a pattern beside them would
+/// silently be ignored.
+fn pattern_of(claim: &ClaimDecl, read: &Read) -> Result<Option<Regex>, String> {
+    if claim.pattern.is_empty() {
+        return match read {
+            Read::Split(_) => Err("`split` reads the claim's `pattern`, and there is none".into()),
+            _ => Ok(None),
+        };
+    }
+    if !read.reads_pattern() {
+        return Err(
+            "only `split` and `mentions` read the claim's `pattern`; `headings`, `list` and `bullets` read the document's structure: leave `pattern` out".into(),
+        );
+    }
+    Regex::new(&claim.pattern)
+        .map(Some)
+        .map_err(|e| format!("the pattern is not a valid regular expression: {e}"))
 }
 
 fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnostic> {
@@ -428,8 +271,22 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnostic>
             "a set claim (`members`) compares sets: leave out `expect` and `table`".into(),
         )];
     }
-    let read_form = match parse_read(&m.read) {
+    let read_form = match readings::parse(&m.read) {
         Ok(r) => r,
+        Err(e) => return vec![bad(e)],
+    };
+    let (rel, other_src) = match relation(m) {
+        Ok(r) => r,
+        Err(e) => return vec![bad(e)],
+    };
+    if m.contiguous && !read_form.numeric() && !matches!(read_form, Read::Headings(_)) {
+        return vec![bad(format!(
+            "`contiguous` holds numbers, and `{}` reads words; read headings, a numbered list or mentions",
+            m.read.trim()
+        ))];
+    }
+    let pattern = match pattern_of(claim, &read_form) {
+        Ok(p) => p,
         Err(e) => return vec![bad(e)],
     };
     let place = match locate::locate(cat, claim) {
@@ -440,123 +297,233 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, m: &MembersDecl) -> Vec<Diagnostic>
         place,
         read: read_form,
     };
-    let other = match parse_other(cat, &m.equals, &own) {
+    let other = match parse_other(cat, other_src, &own) {
         Ok(o) => o,
         Err(es) => return es.into_iter().map(bad).collect(),
     };
-    let items = match &own.read {
-        Read::Split(sep) => {
-            let pattern = match Regex::new(&claim.pattern) {
-                Ok(p) if !claim.pattern.is_empty() => p,
-                Ok(_) => {
-                    return vec![bad(
-                        "`split` reads the claim's `pattern`, and there is none".into(),
-                    )]
-                }
-                Err(e) => {
-                    return vec![bad(format!(
-                        "the pattern is not a valid regular expression: {e}"
-                    ))]
-                }
-            };
-            read_split(&own, claim, &pattern, sep)
-        }
-        _ => read(&own, &claim.skip),
-    };
-    let (doc, heading_line) = (own.place.doc, own.place.heading_line);
-    let position = |offset: usize| own.place.position(offset);
+    let reading = readings::read(&own.place, &own.read, &claim.skip, pattern.as_ref());
+    let items = reading.items;
     let here = own.place.described();
+    let mut out = locate::match_count(cat, claim, &own.place, &reading.matches);
     if items.is_empty() {
-        return vec![Diagnostic::new(
-            &codes::CLAIM_UNMATCHED,
+        out.push(locate::unmatched(
+            cat,
+            claim,
+            &own.place,
             format!(
-                "claim `{}`: `{}` reads nothing in {here} — reworded or moved? the claim would go unchecked",
-                claim.name, m.read.trim()
+                "`{}` reads nothing in {here} — reworded or moved? the claim would go unchecked",
+                m.read.trim()
             ),
-        )
-        .file(claim.doc.clone())
-        .line(heading_line)
-        .help(codes::CLAIM_UNMATCHED.help)];
+        ));
+        return out;
     }
     let (expected, what) = match &other {
         Other::Catalogue { values, text } => (values.clone(), format!("`{text}`")),
         Other::Document(src) => {
-            let theirs = read(src, &[]);
+            let theirs = readings::read(&src.place, &src.read, &[], None).items;
             if theirs.is_empty() {
                 return vec![bad(format!(
                     "`{}` reads nothing in {}, so there is nothing to compare with",
-                    m.equals.trim(),
+                    other_src.trim(),
                     src.place.described()
                 ))];
             }
-            (
-                theirs.into_iter().map(|i| i.value).collect(),
-                format!("`{}`", m.equals.trim()),
-            )
+            let mut seen = BTreeSet::new();
+            let order = theirs
+                .into_iter()
+                .map(|i| i.value)
+                .filter(|v| seen.insert(v.clone()))
+                .collect();
+            (order, format!("`{}`", other_src.trim()))
         }
     };
-    let shown = |set: &BTreeSet<String>| show(set);
-    let at = |item: &Item, code: &'static Code, msg: String| {
-        let (line, col) = position(item.offset);
-        Diagnostic::new(code, format!("claim `{}`: {msg}", claim.name))
-            .file(claim.doc.clone())
+    let held = Held {
+        claim,
+        place: &own.place,
+        items: &items,
+        what: &what,
+    };
+    // Prose mentions a rule as often as it needs to; a list or a heading that repeats a
+    // member has one too many.
+    let repeats = rel == Relation::Equals && !matches!(own.read, Read::Mentions(_));
+    out.extend(held.as_set(&expected, rel, repeats));
+    if m.contiguous {
+        out.extend(held.contiguous());
+    }
+    if m.ordered {
+        out.extend(held.ordered(&expected));
+    }
+    out
+}
+
+/// The members one reading found, to be held to the other side.
+struct Held<'a> {
+    claim: &'a ClaimDecl,
+    place: &'a Place<'a>,
+    items: &'a [Item],
+    /// How findings name the other side.
+    what: &'a str,
+}
+
+impl Held<'_> {
+    fn at(&self, item: &Item, code: &'static Code, msg: String) -> Diagnostic {
+        let (line, col) = self.place.position(item.offset);
+        Diagnostic::new(code, format!("claim `{}`: {msg}", self.claim.name))
+            .file(self.claim.doc.clone())
             .at(line, col)
             .width(
-                doc.text
+                self.place
+                    .doc
+                    .text
                     .get(item.offset..item.offset + item.width)
                     .map_or(1, |t| t.chars().count().max(1)),
             )
             .help(code.help)
-    };
-    let mut out = Vec::new();
-    let mut first: BTreeMap<&str, usize> = BTreeMap::new();
-    for it in &items {
-        let (line, _) = position(it.offset);
-        if let Some(prev) = first.get(it.value.as_str()) {
-            out.push(at(
-                it,
-                &codes::CLAIM_SET_REPEATED,
-                format!(
-                    "{here} names `{}` at line {line} a second time (first at line {prev})",
-                    it.value
-                ),
-            ));
-            continue;
-        }
-        first.insert(&it.value, line);
-        if !expected.contains(&it.value) {
-            out.push(at(
-                it,
-                &codes::CLAIM_SET_EXTRA,
-                format!(
-                    "{here} names `{}` at line {line}, but {what} has no such member (it has {})",
-                    it.value,
-                    shown(&expected)
-                ),
-            ));
-        }
     }
-    let read_set: BTreeSet<String> = items.iter().map(|i| i.value.clone()).collect();
-    let missing: Vec<&String> = expected.difference(&read_set).collect();
-    if let Some(anchor) = items.first() {
-        for v in missing {
-            let (line, col) = position(anchor.offset);
-            out.push(
-                Diagnostic::new(
-                    &codes::CLAIM_SET_MISSING,
+
+    fn line(&self, item: &Item) -> usize {
+        self.place.position(item.offset).0
+    }
+
+    /// Missing members; with `equals`, unknown ones and (when `repeats`) ones named twice.
+    fn as_set(&self, expected: &[String], rel: Relation, repeats: bool) -> Vec<Diagnostic> {
+        let here = self.place.described();
+        let expected_set: BTreeSet<String> = expected.iter().cloned().collect();
+        let mut out = Vec::new();
+        let mut first: BTreeMap<&str, usize> = BTreeMap::new();
+        for it in self.items {
+            let line = self.line(it);
+            if let Some(prev) = first.get(it.value.as_str()) {
+                if repeats {
+                    out.push(self.at(
+                        it,
+                        &codes::CLAIM_SET_REPEATED,
+                        format!(
+                            "{here} names `{}` at line {line} a second time (first at line {prev})",
+                            it.value
+                        ),
+                    ));
+                }
+                continue;
+            }
+            first.insert(&it.value, line);
+            if rel == Relation::Equals && !expected_set.contains(&it.value) {
+                out.push(self.at(
+                    it,
+                    &codes::CLAIM_SET_EXTRA,
                     format!(
-                        "claim `{}`: {what} has `{v}`, but {here} never names it (read from line {line}: {})",
-                        claim.name,
-                        show(&read_set)
+                        "{here} names `{}` at line {line}, but {} has no such member (it has {})",
+                        it.value,
+                        self.what,
+                        show(&expected_set)
                     ),
-                )
-                .file(claim.doc.clone())
-                .at(line, col)
-                .help(codes::CLAIM_SET_MISSING.help),
-            );
+                ));
+            }
         }
+        let read_set: BTreeSet<String> = self.items.iter().map(|i| i.value.clone()).collect();
+        if let Some(anchor) = self.items.first() {
+            let (line, col) = self.place.position(anchor.offset);
+            for v in expected_set.difference(&read_set) {
+                out.push(
+                    Diagnostic::new(
+                        &codes::CLAIM_SET_MISSING,
+                        format!(
+                            "claim `{}`: {} has `{v}`, but {here} never names it (read from line {line}: {})",
+                            self.claim.name,
+                            self.what,
+                            show(&read_set)
+                        ),
+                    )
+                    .file(self.claim.doc.clone())
+                    .at(line, col)
+                    .help(codes::CLAIM_SET_MISSING.help),
+                );
+            }
+        }
+        out
     }
-    out
+
+    /// The numbers read run from the smallest to the largest without a gap: each number
+    /// after a gap is a finding, naming what is missing before it.
+    fn contiguous(&self) -> Vec<Diagnostic> {
+        let mut numbers: BTreeMap<u64, &Item> = BTreeMap::new();
+        let mut out = Vec::new();
+        for it in self.items {
+            match it.value.parse::<u64>() {
+                Ok(n) => {
+                    numbers.entry(n).or_insert(it);
+                }
+                Err(_) => out.push(self.at(
+                    it,
+                    &codes::CLAIM_NUMBERING_GAP,
+                    format!(
+                        "`{}` is no number, and `contiguous` holds the numbering of {}",
+                        it.value,
+                        self.place.described()
+                    ),
+                )),
+            }
+        }
+        let all: Vec<u64> = numbers.keys().copied().collect();
+        for pair in all.windows(2) {
+            let (before, after) = (pair[0], pair[1]);
+            if after == before + 1 {
+                continue;
+            }
+            let Some(item) = numbers.get(&after) else { continue };
+            let missing = if after == before + 2 {
+                format!("{} is missing", before + 1)
+            } else {
+                format!("{}–{} are missing", before + 1, after - 1)
+            };
+            out.push(self.at(
+                item,
+                &codes::CLAIM_NUMBERING_GAP,
+                format!(
+                    "the numbering of {} jumps from {before} to {after}: {missing} (read: {})",
+                    self.place.described(),
+                    all.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        out
+    }
+
+    /// The members read, each at its first mention, come in the order `expected` has them:
+    /// a member read after one the other side puts behind it is a finding.
+    fn ordered(&self, expected: &[String]) -> Vec<Diagnostic> {
+        let rank: BTreeMap<&str, usize> = expected
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.as_str(), i))
+            .collect();
+        let mut seen = BTreeSet::new();
+        let mut latest: Option<(&Item, usize)> = None;
+        let mut out = Vec::new();
+        for it in self.items {
+            if !seen.insert(it.value.as_str()) {
+                continue;
+            }
+            let Some(&r) = rank.get(it.value.as_str()) else { continue };
+            match latest {
+                Some((prev, pr)) if r < pr => out.push(self.at(
+                    it,
+                    &codes::CLAIM_SET_ORDER,
+                    format!(
+                        "`{}` (line {}) comes after `{}` (line {}), but {} puts it before: {}",
+                        it.value,
+                        self.line(it),
+                        prev.value,
+                        self.line(prev),
+                        self.what,
+                        expected.join(", ")
+                    ),
+                )),
+                _ => latest = Some((it, r)),
+            }
+        }
+        out
+    }
 }
 
 /// A set as `a, b, c`, numbers in numeric order.
@@ -571,36 +538,13 @@ fn show(set: &BTreeSet<String>) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reading_forms_parse() {
-        assert!(matches!(parse_read("list"), Ok(Read::List)));
-        assert!(matches!(
-            parse_read(r#"headings("^Regel (\d+)$")"#),
-            Ok(Read::Headings(_))
-        ));
-        assert!(matches!(parse_read("split(' / ')"), Ok(Read::Split(s)) if s == " / "));
-        assert!(parse_read("split('')").is_err());
-        assert!(parse_read("headings(\"(\")").is_err());
-        assert!(parse_read("absaetze").is_err());
-    }
-
-    #[test]
-    fn bullet_members() {
-        assert_eq!(bullet_value("`stdio` — lokal").0, "stdio");
-        assert_eq!(bullet_value("**http**: entfernt").0, "http");
-        assert_eq!(bullet_value("sse (veraltet)").0, "sse");
-        assert_eq!(bullet_value("dual").0, "dual");
-    }
-
-    #[test]
-    fn pieces_are_cleaned() {
-        assert_eq!(clean(" `stdio` ").0, "stdio");
-        assert_eq!(clean("**sse**.").0, "sse");
-        assert_eq!(normal("007"), "7");
-        assert_eq!(normal("FID-001"), "FID-001");
+/// How ids sort when the catalogue has no order of its own for them: by prefix, then by
+/// number (`FID-2` before `FID-10`).
+fn id_order(id: &str) -> (String, u64, String) {
+    match id.rsplit_once('-') {
+        Some((p, n)) if n.chars().all(|c| c.is_ascii_digit()) => {
+            (p.to_string(), n.parse().unwrap_or(u64::MAX), id.to_string())
+        }
+        _ => (id.to_string(), 0, id.to_string()),
     }
 }

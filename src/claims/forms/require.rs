@@ -1,6 +1,8 @@
 //! Body requirements (`require:` in a claim): every check a `where` selects keeps the named
 //! sections and a line the pattern matches — "each check written for 2025-11-25 names its
-//! successor", "FID-006 keeps its section on the retired DRIFT-007". No document and no dummy
+//! successor", "FID-006 keeps its section on the retired DRIFT-007" —, has no match of a
+//! forbidden pattern (`forbid`), and states only values of a set where a pattern reads one
+//! (`each`); `section` narrows all three to one `## ` section. No document and no dummy
 //! group: the claim states the requirement itself. A selection that names no check is a
 //! finding too, so a renamed or retired check does not turn the claim silent.
 
@@ -8,6 +10,7 @@ use crate::claims::locate::declaration_error;
 use crate::claims::memo::Memo;
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::{ClaimDecl, RequireDecl};
+use crate::load::text::LineIndex;
 use crate::model::Catalogue;
 use regex::Regex;
 
@@ -36,17 +39,37 @@ fn bad(cat: &Catalogue, claim: &ClaimDecl, msg: String) -> Diagnostic {
 fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     let mut out = Vec::new();
     for r in &claim.require {
-        if let Err(ds) = crate::select::compile(cat, &r.selection, "where") {
-            out.extend(ds.into_iter().map(|d| d.message));
+        if let Err(e) = crate::claims::query::compile_where(cat, &r.selection) {
+            out.push(e);
         }
-        if let Some(Err(e)) = r.pattern.as_deref().map(Regex::new) {
-            out.push(format!("pattern: {e}"));
+        for (key, p) in patterns(r) {
+            if let Err(e) = Regex::new(p) {
+                out.push(format!("{key}: {e}"));
+            }
         }
-        if r.sections.is_empty() && r.pattern.is_none() {
-            out.push("a requirement names `sections`, a `pattern`, or both".into());
+        if r.sections.is_empty() && r.pattern.is_none() && r.forbid.is_none() && r.each.is_none()
+        {
+            out.push(
+                "a requirement names `sections`, a `pattern`, a `forbid` or an `each`".into(),
+            );
+        }
+        if r.section.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            out.push("`section` is empty; name a `## ` section of the checks".into());
         }
     }
     out
+}
+
+/// The regular expressions of a requirement, by key.
+fn patterns(r: &RequireDecl) -> Vec<(&'static str, &str)> {
+    [
+        ("pattern", r.pattern.as_deref()),
+        ("forbid", r.forbid.as_deref()),
+        ("each.pattern", r.each.as_ref().map(|e| e.pattern.as_str())),
+    ]
+    .into_iter()
+    .filter_map(|(k, p)| p.map(|p| (k, p)))
+    .collect()
 }
 
 fn check(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
@@ -65,6 +88,32 @@ fn check(cat: &Catalogue, claim: &ClaimDecl) -> Vec<Diagnostic> {
     out
 }
 
+/// A requirement's patterns, compiled (they were checked by `problems`).
+struct Compiled {
+    pattern: Option<Regex>,
+    forbid: Option<Regex>,
+    each: Option<(Regex, Vec<String>)>,
+}
+
+impl Compiled {
+    fn of(r: &RequireDecl) -> Compiled {
+        let re = |p: Option<&str>| p.and_then(|p| Regex::new(p).ok());
+        Compiled {
+            pattern: re(r.pattern.as_deref()),
+            forbid: re(r.forbid.as_deref()),
+            each: r.each.as_ref().and_then(|e| {
+                Regex::new(&e.pattern)
+                    .ok()
+                    .map(|re| (re, e.values.clone()))
+            }),
+        }
+    }
+
+    fn reads_text(&self) -> bool {
+        self.pattern.is_some() || self.forbid.is_some() || self.each.is_some()
+    }
+}
+
 fn one(cat: &Catalogue, claim: &ClaimDecl, r: &RequireDecl) -> Vec<Diagnostic> {
     let problems = {
         let mut c = claim.clone();
@@ -74,12 +123,10 @@ fn one(cat: &Catalogue, claim: &ClaimDecl, r: &RequireDecl) -> Vec<Diagnostic> {
     if !problems.is_empty() {
         return problems.into_iter().map(|p| bad(cat, claim, p)).collect();
     }
-    let (Ok(expr), pattern) = (
-        crate::select::compile(cat, &r.selection, "where"),
-        r.pattern.as_deref().and_then(|p| Regex::new(p).ok()),
-    ) else {
+    let Ok(expr) = crate::claims::query::compile_where(cat, &r.selection) else {
         return Vec::new();
     };
+    let compiled = Compiled::of(r);
     let checks = match crate::select::select(cat, &expr) {
         Ok(c) => c,
         Err(d) => return vec![bad(cat, claim, d.message)],
@@ -100,9 +147,14 @@ fn one(cat: &Catalogue, claim: &ClaimDecl, r: &RequireDecl) -> Vec<Diagnostic> {
             ),
         )];
     }
+    let within = r
+        .section
+        .as_deref()
+        .map(|s| format!(" in `## {s}`"))
+        .unwrap_or_default();
     let mut out = Vec::new();
     for c in checks {
-        let at = |msg: String| {
+        let finding = |msg: String| {
             Diagnostic::new(
                 &codes::CLAIM_REQUIREMENT,
                 format!(
@@ -111,26 +163,89 @@ fn one(cat: &Catalogue, claim: &ClaimDecl, r: &RequireDecl) -> Vec<Diagnostic> {
                 ),
             )
             .file(c.file.to_string())
-            .line(c.body_line.max(1))
             .id(c.id.to_string())
             .help(codes::CLAIM_REQUIREMENT.help)
         };
+        let at_body = |msg: String| finding(msg).line(c.body_line.max(1));
         for s in &r.sections {
             if !c.sections.iter().any(|x| x.title.as_str() == s.as_str()) {
-                out.push(at(format!("has no section `## {s}`")));
+                out.push(at_body(format!("has no section `## {s}`")));
             }
         }
-        let Some(re) = &pattern else { continue };
-        match crate::load::source(cat, &c.file) {
-            Some(text) => {
-                let body = text.get(c.body_start.min(text.len())..).unwrap_or("");
-                if !re.is_match(body) {
-                    out.push(at(format!("has no line matching `{}`", re.as_str())));
+        if !compiled.reads_text() {
+            continue;
+        }
+        let Some(text) = crate::load::source(cat, &c.file) else {
+            out.push(at_body(
+                "changed on disk while it was read; run the command again".into(),
+            ));
+            continue;
+        };
+        let body_start = c.body_start.min(text.len());
+        let body = text.get(body_start..).unwrap_or("");
+        // What the requirement reads: the body, or one section of it.
+        let (read, start) = match r.section.as_deref() {
+            None => (body, body_start),
+            Some(title) => match c.sections.iter().find(|x| x.title.as_str() == title) {
+                Some(sec) => (
+                    body.get(sec.content()).unwrap_or(""),
+                    body_start + sec.content().start,
+                ),
+                None => {
+                    // Said once: `sections` already names it missing.
+                    if !r.sections.iter().any(|s| s == title) {
+                        out.push(at_body(format!(
+                            "has no section `## {title}`, which the requirement reads"
+                        )));
+                    }
+                    continue;
+                }
+            },
+        };
+        let index = LineIndex::new(&text);
+        let at = |offset: usize, width: usize, msg: String| {
+            let (line, col) = index.position(&text, start + offset);
+            finding(msg).at(line, col).width(width)
+        };
+        if let Some(re) = &compiled.pattern {
+            if !re.is_match(read) {
+                out.push(at_body(format!(
+                    "has no line matching `{}`{within}",
+                    re.as_str()
+                )));
+            }
+        }
+        if let Some(re) = &compiled.forbid {
+            for m in re.find_iter(read) {
+                out.push(at(
+                    m.start(),
+                    m.as_str().chars().count(),
+                    format!(
+                        "has `{}`{within}, which `forbid: {}` rules out",
+                        m.as_str().trim(),
+                        re.as_str()
+                    ),
+                ));
+            }
+        }
+        if let Some((re, values)) = &compiled.each {
+            for caps in re.captures_iter(read) {
+                let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
+                    continue;
+                };
+                let value = m.as_str().trim();
+                if !values.iter().any(|v| v == value) {
+                    out.push(at(
+                        m.start(),
+                        m.as_str().chars().count(),
+                        format!(
+                            "says `{value}`{within} where `{}` reads one of {}",
+                            re.as_str(),
+                            values.join(", ")
+                        ),
+                    ));
                 }
             }
-            None => out.push(at(
-                "changed on disk while it was read; run the command again".into(),
-            )),
         }
     }
     out

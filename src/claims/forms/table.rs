@@ -110,6 +110,8 @@ struct Ctx<'a> {
     cat: &'a Catalogue,
     claim: &'a ClaimDecl,
     place: Place<'a>,
+    /// The `keys` query as written.
+    keys: &'a str,
     scope: Scope,
     memo: &'a Memo,
 }
@@ -333,9 +335,10 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl, memo: &Memo)
         claim,
         scope: place.scope(),
         place,
+        keys: &decl.keys,
         memo,
     };
-    let (doc, range, heading_line) = (ctx.place.doc, &ctx.place.range, ctx.place.heading_line);
+    let (doc, range) = (ctx.place.doc, &ctx.place.range);
     let answer = match query::eval(cat, &keys, &ctx.scope) {
         Ok(a) => a,
         Err(e) => {
@@ -362,16 +365,12 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl, memo: &Memo)
         .iter()
         .find(|t| range.contains(&t.offset))
     else {
-        return vec![Diagnostic::new(
-            &codes::CLAIM_UNMATCHED,
-            format!(
-                "claim `{}`: {where_} holds no table any more, so the claim goes unchecked",
-                claim.name
-            ),
-        )
-        .file(claim.doc.clone())
-        .line(heading_line)
-        .help(codes::CLAIM_UNMATCHED.help)];
+        return vec![locate::unmatched(
+            cat,
+            claim,
+            &ctx.place,
+            format!("{where_} holds no table any more, so the claim goes unchecked"),
+        )];
     };
     let mut out = Vec::new();
     let header_names: Vec<&str> = table.header.iter().map(|h| plain(&h.text)).collect();
@@ -413,7 +412,23 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl, memo: &Memo)
             .unwrap_or("");
         let written = plain(cell);
         if total_label.is_some_and(|t| t.eq_ignore_ascii_case(written)) {
-            total_row = Some(row);
+            match total_row {
+                // One total is held; a second would go unread.
+                Some(first) => out.push(
+                    ctx.at(
+                        &codes::CLAIM_TABLE_ROW_UNKNOWN,
+                        row,
+                        key_col,
+                        format!(
+                            "a second `{written}` row (the first is at line {}); the table has one total",
+                            first.line
+                        ),
+                    )
+                    .width(written.chars().count())
+                    .help(codes::CLAIM_TABLE_ROW_UNKNOWN.help),
+                ),
+                None => total_row = Some(row),
+            }
             continue;
         }
         let named = ids::extract(cat, keys.set, &claim.doc, cell);
@@ -528,6 +543,16 @@ fn total(
                         });
                     }
                 }
+                // The total is over every key: the message names the column's query as
+                // declared and the keys it is summed over, not one key's query.
+                let sum = match (sum, col) {
+                    (Some(Value::Count(b, n, _)), Column::Count(src)) => Some(Value::Count(
+                        b,
+                        n,
+                        format!("the sum of `{src}` over `{}`", ctx.keys),
+                    )),
+                    (s, _) => s,
+                };
                 if let Some(sum) = sum {
                     out.extend(compare(ctx, row, *i, header, label, cell, sum));
                 }
