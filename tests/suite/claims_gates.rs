@@ -363,7 +363,31 @@ fn the_section_a_requirement_reads_gone_is_caught_at_the_body() {
         .contains("has no section `## Pass Criteria`, which the requirement reads"));
 }
 
-// ---- where a vanished whole-document sentence is reported ---------------------------------
+// ---- an existence claim, and where a vanished whole-document sentence is reported ----------
+
+const LIZENZ: &str = "# Stand\n\n## Lizenz\n\nDer Katalog steht unter der Apache-Lizenz 2.0.\n";
+
+const EXISTS_CLAIM: &str = r#"  - name: lizenz
+    doc: docs/STAND.md
+    section: Lizenz
+    pattern: 'steht unter der Apache-Lizenz 2\.0'
+"#;
+
+#[test]
+fn existence_clean_twin_is_silent() {
+    let (loud, code, v) = verify(&with_claims(LIZENZ, EXISTS_CLAIM));
+    assert_eq!((loud, code), (vec![], 0), "{v:#}");
+    // No `expect` is no longer a claim error: the claim holds the sentence itself.
+    assert!(messages(&v, "AB610").is_empty());
+}
+
+#[test]
+fn a_sentence_that_vanished_is_caught_at_its_section() {
+    let doc = LIZENZ.replace("Apache-Lizenz 2.0", "MIT-Lizenz");
+    let (loud, code, v) = verify(&with_claims(&doc, EXISTS_CLAIM));
+    assert_eq!(code, 1);
+    assert_eq!(loud, [l("AB612", 3)], "{v:#}");
+}
 
 #[test]
 fn a_whole_document_sentence_that_vanished_is_caught_at_the_claim_s_pattern() {

@@ -6,6 +6,7 @@
 //! what it found; adding a form is its file, its line in `FORMS`, its section in the format
 //! reference and its test.
 
+mod exists;
 mod groups;
 mod members;
 mod policy;
@@ -39,6 +40,7 @@ static FORMS: &[&dyn Form] = &[
     &require::Require,
     &table::TableRows,
     &members::Members,
+    &exists::Exists,
     &groups::Groups,
 ];
 
