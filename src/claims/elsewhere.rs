@@ -11,7 +11,7 @@ use crate::graph::Graph;
 use crate::model::Catalogue;
 use crate::render::templates::Templates;
 use std::collections::BTreeSet;
-use std::path::{Component, Path};
+use std::path::Path;
 
 /// Every finding `verify --claims` makes beyond loading, before the ledger: the checks every
 /// catalogue's documents get, on the combined model (when there is a catalogue to hold them
@@ -84,19 +84,10 @@ fn report_findings(cat: &Catalogue, e: &ClaimsFile, report: Option<&Path>) -> Ve
 
 /// `path` relative to `dir`, so a finding about the report reads right under the prefix.
 fn relative_to(dir: &Path, path: &Path) -> String {
-    let (Ok(d), Ok(p)) = (dir.canonicalize(), path.canonicalize()) else {
-        return path.display().to_string();
-    };
-    let dc: Vec<Component> = d.components().collect();
-    let pc: Vec<Component> = p.components().collect();
-    let common = dc.iter().zip(&pc).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<String> = dc[common..].iter().map(|_| "..".to_string()).collect();
-    parts.extend(
-        pc[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
+    match (dir.canonicalize(), path.canonicalize()) {
+        (Ok(d), Ok(p)) => super::docs::relative(&d, &p),
+        _ => path.display().to_string(),
+    }
 }
 
 /// What keeps `sync --claims` from writing: claims, rule tables or regions without a

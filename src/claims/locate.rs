@@ -172,6 +172,26 @@ impl<'c> Place<'c> {
         hay(&self.doc.path, self.text(), skip)
     }
 
+    /// A finding about what group `group` of a match read, `written`, at byte `offset` of the
+    /// document.
+    pub fn at_group(
+        &self,
+        claim: &ClaimDecl,
+        group: &str,
+        (offset, written): (usize, &str),
+        code: &'static Code,
+        msg: String,
+    ) -> Diagnostic {
+        let (line, col) = self.position(offset);
+        Diagnostic::new(
+            code,
+            format!("claim `{}`, group `{group}`: {msg}", claim.name),
+        )
+        .file(claim.doc.clone())
+        .at(line, col)
+        .width(written.chars().count())
+    }
+
     /// How a finding names the part read: "section \"Umfang\" of `README.md`".
     pub fn described(&self) -> String {
         described(&self.doc.path, self.section.as_deref())

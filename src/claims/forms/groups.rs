@@ -234,15 +234,8 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
                 continue;
             };
             let abs = place.range.start + m.start();
-            let (line, col) = place.position(abs);
             let here = |code: &'static Code, msg: String| {
-                Diagnostic::new(
-                    code,
-                    format!("claim `{}`, group `{group}`: {msg}", claim.name),
-                )
-                .file(claim.doc.clone())
-                .at(line, col)
-                .width(m.as_str().chars().count())
+                place.at_group(claim, group, (abs, m.as_str()), code, msg)
             };
             let written = &section[m.range()];
             match q.kind {
@@ -268,7 +261,6 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
                     for (off, piece, problem) in strict::check(written, |p| {
                         ids::extract(cat, q.set, &claim.doc, p).into_keys().collect()
                     }) {
-                        let (line, col) = place.position(abs + off);
                         let (code, msg) = match problem {
                             strict::Problem::Unknown(p) => (
                                 &codes::CLAIM_LIST_UNKNOWN,
@@ -284,14 +276,9 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
                             ),
                         };
                         out.push(
-                            Diagnostic::new(
-                                code,
-                                format!("claim `{}`, group `{group}`: {msg}", claim.name),
-                            )
-                            .file(claim.doc.clone())
-                            .at(line, col)
-                            .width(piece.chars().count())
-                            .help(code.help),
+                            place
+                                .at_group(claim, group, (abs + off, piece), code, msg)
+                                .help(code.help),
                         );
                     }
                     id_groups.push(IdGroup {
@@ -318,19 +305,16 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
             let written = m.as_str().trim();
             let bare = written.strip_prefix(['v', 'V']).unwrap_or(written);
             if bare != want.strip_prefix(['v', 'V']).unwrap_or(want) {
-                let (line, col) = place.position(place.range.start + m.start());
                 out.push(
-                    Diagnostic::new(
-                        &codes::CLAIM_VERSION,
-                        format!(
-                            "claim `{}`, group `{group}`: the document says version `{written}`, catalogue.yaml says `{want}`",
-                            claim.name
-                        ),
-                    )
-                    .file(claim.doc.clone())
-                    .at(line, col)
-                    .width(written.chars().count())
-                    .help(codes::CLAIM_VERSION.help),
+                    place
+                        .at_group(
+                            claim,
+                            group,
+                            (place.range.start + m.start(), written),
+                            &codes::CLAIM_VERSION,
+                            format!("the document says version `{written}`, catalogue.yaml says `{want}`"),
+                        )
+                        .help(codes::CLAIM_VERSION.help),
                 );
             }
         }
@@ -353,14 +337,13 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
             };
             for (group, e) in &c.exprs {
                 let Some(m) = caps.name(group) else { continue };
-                let (line, col) = place.position(place.range.start + m.start());
                 out.extend(expression_findings(
+                    place,
                     claim,
                     group,
                     e,
                     &env,
-                    m.as_str(),
-                    (line, col),
+                    (place.range.start + m.start(), m.as_str()),
                 ));
             }
         }
@@ -382,21 +365,15 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
 
 /// A group held to an expression: the number it states against each part.
 fn expression_findings(
+    place: &Place<'_>,
     claim: &ClaimDecl,
     group: &str,
     e: &arith::Expectation,
     env: &arith::Env<'_>,
-    written: &str,
-    (line, col): (usize, usize),
+    (offset, written): (usize, &str),
 ) -> Vec<Diagnostic> {
     let here = |code: &'static Code, msg: String| {
-        Diagnostic::new(
-            code,
-            format!("claim `{}`, group `{group}`: {msg}", claim.name),
-        )
-        .file(claim.doc.clone())
-        .at(line, col)
-        .width(written.chars().count())
+        place.at_group(claim, group, (offset, written), code, msg)
     };
     // The expectation as answered for this match (`$cat` bound to what the match read).
     let text = arith::shown(&e.text, env.groups);
