@@ -1,16 +1,17 @@
 //! Where a claim reads, for every form alike: the line of its declaration in catalogue.yaml,
-//! its document and section, and the text its pattern is matched against — skip regions
-//! blanked and soft line breaks read as spaces, byte for byte, so every offset a form reports
-//! is the document's own.
+//! its document and section, and the text its pattern is matched against — the blocks it
+//! skips (`skip: [tables, code, quotes]`) blanked and soft line breaks read as spaces, byte for
+//! byte, so every offset a form reports is the document's own — and where a claim that
+//! matches too seldom or too often is reported.
 //!
-//! Nothing here judges; the forms (`forms`) ask this module where to look and say what they
-//! found there.
+//! Nothing here judges, and nothing here asks another part of `claims`: the forms (`forms`)
+//! ask this module where to look and say what they found there.
 
-use super::query::Scope;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::text::LineIndex;
 use crate::model::config::{ClaimDecl, SkipRegion};
 use crate::model::{Catalogue, Document};
+use pulldown_cmark::{Event, Options, Parser, Tag};
 use std::ops::Range;
 
 /// The line of `claim`'s declaration in catalogue.yaml: its `name`, asked of the position
@@ -159,11 +160,6 @@ impl<'c> Place<'c> {
         first.min(self.heading_line)..=last
     }
 
-    /// The links and mentions of the part read (`linked`, `mentioned`).
-    pub fn scope(&self) -> Scope {
-        Scope::of(self.doc, self.lines())
-    }
-
     /// The text a pattern is matched against: the kinds in `skip` blanked and, in Markdown,
     /// soft line breaks read as spaces (never inside fenced code); offsets those of `text()`.
     /// A document in another language (YAML, Python) keeps every line break: its lines are
@@ -279,12 +275,44 @@ pub fn locate_in<'c>(
 
 /// `text` of the document at `path` as a pattern reads it (see `Place::hay`).
 pub fn hay(path: &str, text: &str, skip: &[SkipRegion]) -> String {
-    let blanked = super::skip::blank(text, skip);
+    let blanked = blank(text, skip);
     if is_markdown(path) {
         unwrap_soft_breaks(&blanked)
     } else {
         blanked
     }
+}
+
+/// `text` with the blocks of the kinds in `skip` replaced by spaces: a pattern over running
+/// prose is then not answered by a table cell, an example in fenced code or a quoted older
+/// statement. Blocks are blanked byte for byte (line breaks kept), so every offset and line
+/// number a finding reports is still the document's own.
+pub fn blank(text: &str, skip: &[SkipRegion]) -> String {
+    if skip.is_empty() {
+        return text.to_string();
+    }
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for (event, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
+        let kind = match event {
+            Event::Start(Tag::Table(_)) => SkipRegion::Tables,
+            Event::Start(Tag::CodeBlock(_)) => SkipRegion::Code,
+            Event::Start(Tag::BlockQuote(_)) => SkipRegion::Quotes,
+            _ => continue,
+        };
+        if skip.contains(&kind) {
+            ranges.push(range);
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c != '\n' && ranges.iter().any(|r| r.contains(&i)) {
+            // One space per byte: offsets after the block stay those of the document.
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Whether a document is Markdown, by its name: `.md`, `.markdown`, or no extension (a
@@ -368,6 +396,27 @@ mod tests {
             u,
             "Prosa weiter.\n\n```text\nStand: 7\nChecks im Archiv\n```\nDanach weiter.\n~~~~\na\n```\nb\n~~~~\n"
         );
+    }
+
+    const TEXT: &str = "Prosa: 13 Checks.\n\n| Kategorie | Checks |\n|---|---|\n| FID | 6 Checks |\n\n```text\n99 Checks\n```\n\n> Früher: 12 Checks\n\nWieder Prosa, 13 Checks — Grüße.\n";
+
+    #[test]
+    fn blanks_only_the_kinds_asked_for_and_keeps_offsets() {
+        let all = blank(
+            TEXT,
+            &[SkipRegion::Tables, SkipRegion::Code, SkipRegion::Quotes],
+        );
+        assert_eq!(all.len(), TEXT.len());
+        assert_eq!(all.lines().count(), TEXT.lines().count());
+        assert!(all.contains("Prosa: 13 Checks."));
+        assert!(all.contains("Wieder Prosa, 13 Checks — Grüße."));
+        for gone in ["6 Checks", "99 Checks", "12 Checks", "Kategorie"] {
+            assert!(!all.contains(gone), "{gone}");
+        }
+        let tables = blank(TEXT, &[SkipRegion::Tables]);
+        assert!(!tables.contains("6 Checks"));
+        assert!(tables.contains("99 Checks") && tables.contains("12 Checks"));
+        assert_eq!(blank(TEXT, &[]), TEXT);
     }
 
     #[test]

@@ -17,7 +17,6 @@ pub mod readings;
 pub mod reads;
 pub mod regions;
 pub mod report;
-pub mod skip;
 pub mod strict;
 pub mod tally;
 

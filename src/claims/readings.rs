@@ -163,7 +163,7 @@ pub fn read(place: &Place<'_>, how: &Read, skip: &[SkipRegion], pattern: Option<
             }
         }
         Read::List | Read::Bullets => {
-            let hay = super::skip::blank(section, &with_code);
+            let hay = super::locate::blank(section, &with_code);
             let numbered = Regex::new(r"(?m)^[ ]{0,3}(\d{1,6})[.)][ \t]");
             let bullet = Regex::new(r"(?m)^[ ]{0,3}[-*+][ \t]+(.+)$");
             let (Ok(numbered), Ok(bullet)) = (numbered, bullet) else {

@@ -10,7 +10,7 @@
 
 use crate::claims::locate::{self, Place};
 use crate::claims::memo::Memo;
-use crate::claims::query::{self, Answer, Kind, Query, Set};
+use crate::claims::query::{self, Answer, Kind, Query, Scope, Set};
 use crate::claims::{arith, ids, numbers, strict};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::model::config::ClaimDecl;
@@ -193,7 +193,7 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
         Err(d) => return d,
     };
     let place = &c.place;
-    let scope = place.scope();
+    let scope = Scope::of(place.doc, place.lines());
     let mut answers: Vec<(&str, &Query, crate::claims::memo::Shared)> = Vec::new();
     let mut out = Vec::new();
     for (group, q) in &c.queries {

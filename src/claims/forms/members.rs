@@ -135,7 +135,8 @@ fn catalogue_set(
     }
     if inner("ids").is_some() {
         let q = query::parse(cat, src).map_err(|e| vec![e])?;
-        let a = query::eval(cat, &q, &own.place.scope()).map_err(|e| vec![e])?;
+        let scope = Scope::of(own.place.doc, own.place.lines());
+        let a = query::eval(cat, &q, &scope).map_err(|e| vec![e])?;
         let values = if q.set == Set::Categories {
             cat.categories
                 .iter()

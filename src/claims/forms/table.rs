@@ -333,7 +333,7 @@ fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl, memo: &Memo)
     let ctx = Ctx {
         cat,
         claim,
-        scope: place.scope(),
+        scope: Scope::of(place.doc, place.lines()),
         place,
         keys: &decl.keys,
         memo,
