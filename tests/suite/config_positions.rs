@@ -125,6 +125,22 @@ claims:
     doc: docs/STAND.md
     pattern: '(?P<n>\d+) Checks'
     expect: {n: count(chekcs)}
+  # name: stand-abschnitt reads a section that is gone; name: stand-zweimal matches once
+  - name: stand-abschnitt
+    doc: docs/STAND.md
+    section: Fehlt
+    pattern: '(?P<n>\d+) Checks'
+    expect: {n: count(checks)}
+  - name: stand-zweimal
+    doc: docs/STAND.md
+    pattern: 'zählt (?P<n>\d+) Checks'
+    matches: 2
+    expect: {n: count(checks)}
+  - name: stand-nie
+    doc: docs/STAND.md
+    pattern: 'zählt (?P<n>\d+) Checks'
+    matches: 0
+    expect: {n: count(checks)}
   - name: anteil-streng
     holds: 'count(checks) < 2'
   - name: anteil
@@ -217,6 +233,17 @@ fn every_finding_on_the_configuration_is_at_its_key() {
             "claim `stand-zeile`: group `n`: `count(c",
         ),
         want(
+            "AB611",
+            "  - name: stand-abschnitt",
+            "claim `stand-abschnitt`: `docs/STAND.md` has no heading",
+        ),
+        want(
+            "AB659",
+            "  - name: stand-zweimal",
+            "claim `stand-zweimal`: the pattern matches once",
+        ),
+        want("AB122", "    matches: 0", "claim `stand-nie`: `matches: 0`"),
+        want(
             "AB635",
             "  - name: anteil-streng",
             "claim `anteil-streng`: the policy `count",
@@ -267,6 +294,9 @@ fn the_clean_twin_has_no_finding_on_the_configuration() {
         .replace("      until: \"2020-01-01\"\n", "")
         .replace("'(?P<n>\\d+ Checks'", "'(?P<n>\\d+) Checks'")
         .replace("count(chekcs)", "count(checks)")
+        .replace("    section: Fehlt\n", "    section: Umfang\n")
+        .replace("    matches: 2\n", "    matches: 1\n")
+        .replace("    matches: 0\n", "")
         .replace("'count(checks) < 2'", "'count(checks) > 2'")
         .replace("'count(checks) < 1'", "'count(checks) > 1'")
         .replace("'id == \"FID-999\"'", "'id == \"FID-001\"'")
