@@ -93,7 +93,7 @@ fn main() {
     let claims_only = {
         let s = Session::load(&root, Needs::FINDINGS).expect("load");
         time(10, || {
-            let _ = auditbook::claims::claims::check(s.catalogue());
+            let _ = auditbook::claims::forms::check(s.catalogue());
         })
     };
     let bin = binary();

@@ -504,42 +504,16 @@ pub enum Successor {
     None,
 }
 
-/// The line of each retired entry's `id:` in catalogue.yaml, found in one pass (a search
-/// per entry grew with the square of the ledger).
+/// The line of each retired entry's `id` in catalogue.yaml, from the position table (by
+/// key path, so a comment that names the id, or an earlier entry's successor, is never
+/// taken for the entry).
 pub fn retired_lines(cat: &Catalogue) -> BTreeMap<&str, usize> {
     let mut out = BTreeMap::new();
-    let Some(text) = cat.sources.get(crate::model::config::FILE_NAME) else {
-        return out;
-    };
-    let ids: BTreeSet<&str> = cat.config.retired.iter().map(|r| r.id.as_str()).collect();
-    for (i, line) in text.split('\n').enumerate() {
-        let Some(pos) = line.find("id:") else {
-            continue;
-        };
-        let rest = line
-            .get(pos + 3..)
-            .unwrap_or("")
-            .trim_start()
-            .trim_start_matches(['"', '\'']);
-        let id: String = rest
-            .chars()
-            .take_while(|c| !matches!(c, ',' | '}' | ' ' | '#' | '"' | '\''))
-            .collect();
-        if let Some(known) = ids.get(id.as_str()) {
-            out.entry(*known).or_insert(i + 1);
+    for (i, r) in cat.config.retired.iter().enumerate() {
+        let path = format!("{}.id", cat.config.item_path("retired", i));
+        if let Some(line) = cat.config.positions.line_of(&path) {
+            out.entry(r.id.as_str()).or_insert(line);
         }
     }
     out
-}
-
-/// The first line of catalogue.yaml containing `needle` (e.g. `prefix: FID`), else 1.
-pub fn config_line(cat: &Catalogue, needle: &str) -> usize {
-    cat.sources
-        .get(crate::model::config::FILE_NAME)
-        .and_then(|t| {
-            t.split('\n')
-                .position(|l| l.contains(needle))
-                .map(|i| i + 1)
-        })
-        .unwrap_or(1)
 }

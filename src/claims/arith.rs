@@ -50,7 +50,7 @@ pub fn is_expression(src: &str) -> bool {
         return false;
     }
     let outside = outside_parens(body);
-    t.contains('$')
+    !group_refs(t).is_empty()
         || t.contains("sum(")
         || outside.contains([' ', '+', '-', '*', '/'])
         || body.starts_with(|c: char| c.is_ascii_digit() || c == '(')
@@ -300,28 +300,93 @@ pub fn parse_policy(src: &str) -> Result<(Expr, Expectation), String> {
     Ok((left, parse(right)?))
 }
 
+/// Each `$GROUP` of `text` outside its string literals, as (byte offset of the `$`, the name
+/// after it, empty when none follows): a `$` inside a string is the string's (`id matches
+/// "^FID-00\\d$"`), never a group.
+pub fn group_refs(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '$') => {
+                let rest = &text[i + 1..];
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                out.push((i, &rest[..end]));
+            }
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+/// `text` with each `$GROUP` (outside string literals) replaced by `value(name)`.
+fn substitute(
+    text: &str,
+    mut value: impl FnMut(usize, &str) -> Result<Option<String>, String>,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let mut at = 0;
+    for (i, name) in group_refs(text) {
+        if let Some(v) = value(i, name)? {
+            out.push_str(&text[at..i]);
+            out.push_str(&v);
+            at = i + 1 + name.len();
+        }
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}
+
+/// A group's text as a string literal of the expression language.
+fn literal(value: &str) -> String {
+    let plain = value.trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | '`'));
+    format!("\"{}\"", plain.replace('"', "\\\""))
+}
+
 /// `text` with each `$GROUP` replaced by that group's text as a string literal.
 fn bind(text: &str, groups: &BTreeMap<String, String>) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let name: String = after
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let value = groups
-            .get(&name)
-            .ok_or_else(|| format!("`${name}` names no group of the pattern"))?;
-        let plain = value.trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | '`'));
-        out.push('"');
-        out.push_str(&plain.replace('"', "\\\""));
-        out.push('"');
-        rest = &after[name.len()..];
-    }
-    out.push_str(rest);
-    Ok(out)
+    substitute(text, |_, name| {
+        groups
+            .get(name)
+            .map(|v| Some(literal(v)))
+            .ok_or_else(|| format!("`${name}` names no group of the pattern"))
+    })
+}
+
+/// `text` as a finding about one match shows it: each `$GROUP` inside `count(…)` replaced by
+/// the string the group read (`category == "FID"`), so the message names the query that was
+/// answered; a `$GROUP` that stands for a number (`<= $n`) stays, the number is in the message.
+pub fn shown(text: &str, groups: &BTreeMap<String, String>) -> String {
+    let in_count = |i: usize| {
+        // Inside a `count(` not yet closed before `i`.
+        let before = &text[..i];
+        before.rfind("count(").is_some_and(|open| {
+            let mut depth = 0i32;
+            for c in before[open + "count".len()..].chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            depth > 0
+        })
+    };
+    substitute(text, |i, name| {
+        Ok(groups
+            .get(name)
+            .filter(|_| in_count(i))
+            .map(|v| literal(v)))
+    })
+    .unwrap_or_else(|_| text.to_string())
 }
 
 /// The value of `e`; `Err` says why it has none (a group that is not a number, a query that
@@ -418,6 +483,9 @@ mod tests {
             "count(checks)",
             "<= count(checks where title contains \"a b\")",
             "ids(checks)",
+            // A `$` in a string is the regular expression's anchor, not a group.
+            "count(checks where id matches \"^FID-00\\\\d$\")",
+            "count(checks where title matches '(?i)tests$')",
         ] {
             assert!(!is_expression(q), "{q}");
         }
@@ -460,6 +528,13 @@ mod tests {
                 &groups(&[("c", "`FID`")])
             ),
             Ok("count(checks where category == \"FID\")".to_string())
+        );
+        assert_eq!(
+            shown(
+                "<= $n and == count(checks where category == $c) + (1)",
+                &groups(&[("c", "`FID`"), ("n", " 7")])
+            ),
+            "<= $n and == count(checks where category == \"FID\") + (1)"
         );
     }
 }

@@ -84,7 +84,7 @@ fn link_paths(cat: &Catalogue) -> Vec<Diagnostic> {
 }
 
 /// `to` written relative to the directory `from` (both lexical, same anchor).
-fn relative(from: &Path, to: &Path) -> String {
+pub(super) fn relative(from: &Path, to: &Path) -> String {
     let f: Vec<Component> = from.components().collect();
     let t: Vec<Component> = to.components().collect();
     let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();

@@ -4,15 +4,108 @@
 //! answer — said as a finding, so nothing passes unchecked.
 
 use crate::diag::{codes, Diagnostic, Level};
-use crate::load::claims_file::{self, Elsewhere, SourceKind};
+use crate::load::claims_file::{self, ClaimsFile, SourceKind};
 use crate::load::link_dest::{self, Dest};
 use crate::confine;
 use crate::load::{anchors, frontmatter, text};
+use crate::graph::Graph;
 use crate::model::Catalogue;
+use crate::render::templates::Templates;
 use std::collections::BTreeSet;
+use std::path::Path;
 
-pub fn check(e: &Elsewhere) -> Vec<Diagnostic> {
-    let mut out = keys_ignored(e);
+/// Every finding `verify --claims` makes beyond loading, before the ledger: the checks every
+/// catalogue's documents get, on the combined model (when there is a catalogue to hold them
+/// to), what only another repository can get wrong, and the claims over the audit report at
+/// `report`. `in_claims_file` then names the files as the claims file's folder does.
+pub fn verify(
+    cat: &Catalogue,
+    e: &ClaimsFile,
+    graph: &Graph,
+    templates: &Templates,
+    report: Option<&Path>,
+) -> Vec<Diagnostic> {
+    let own = check(cat, e);
+    let mut out = Vec::new();
+    if e.source != SourceKind::None && e.too_old.is_none() {
+        let mut shared = super::verify(cat, graph, templates);
+        drop_base_link_findings(cat, &mut shared);
+        // A region a snapshot cannot render is reported once, as such, not as stale.
+        let unanswered: Vec<(Option<String>, Option<usize>)> = own
+            .iter()
+            .filter(|d| d.code == codes::SNAPSHOT_CANNOT_ANSWER.code)
+            .map(|d| (d.file.clone(), d.line))
+            .collect();
+        shared.retain(|d| {
+            !(d.code.starts_with("AB60") && unanswered.contains(&(d.file.clone(), d.line)))
+        });
+        out.extend(shared);
+    }
+    out.extend(own);
+    out.extend(report_findings(cat, e, report));
+    out
+}
+
+/// A finding as the claims file's folder shows it: what the shared checks write against
+/// `catalogue.yaml` is about the claims file, and `sync` is `sync --claims FILE` there.
+pub fn in_claims_file(mut d: Diagnostic, e: &ClaimsFile) -> Diagnostic {
+    let sync = format!("run `auditbook sync --claims {}`", e.file);
+    d.help = d.help.map(|h| h.replacen("run `auditbook sync`", &sync, 1));
+    claims_file::in_claims_file(d, &e.file)
+}
+
+/// The claims over an audit report, held to the report at `report`; without one, a finding
+/// that they went unchecked.
+fn report_findings(cat: &Catalogue, e: &ClaimsFile, report: Option<&Path>) -> Vec<Diagnostic> {
+    match report {
+        Some(path) => match crate::load::audit_report::read(path) {
+            Ok(mut facts) => {
+                facts.file = path.display().to_string();
+                super::report::check(cat, &e.report_claims, &facts, &e.file)
+            }
+            Err(mut d) => {
+                d.file = Some(relative_to(&cat.root, path));
+                vec![d]
+            }
+        },
+        None if !e.report_claims.is_empty() => vec![Diagnostic::new(
+            &codes::CLAIMS_SOURCE_MISSING,
+            format!(
+                "`{}` declares {} claim(s) over an audit report, but no --report was given; they are not checked",
+                e.file,
+                e.report_claims.len()
+            ),
+        )
+        .file(e.file.clone())
+        .line(claims_file::key_line(cat, "claims"))
+        .help(codes::CLAIMS_SOURCE_MISSING.help)],
+        None => Vec::new(),
+    }
+}
+
+/// `path` relative to `dir`, so a finding about the report reads right under the prefix.
+fn relative_to(dir: &Path, path: &Path) -> String {
+    match (dir.canonicalize(), path.canonicalize()) {
+        (Ok(d), Ok(p)) => super::docs::relative(&d, &p),
+        _ => path.display().to_string(),
+    }
+}
+
+/// What keeps `sync --claims` from writing: claims, rule tables or regions without a
+/// catalogue, and a source that cannot render every region.
+pub fn sync_blockers(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
+    check(cat, e)
+        .into_iter()
+        .filter(|d| {
+            d.code == codes::CLAIMS_SOURCE_MISSING.code
+                || (d.code == codes::SNAPSHOT_CANNOT_ANSWER.code && d.level == Level::Error)
+        })
+        .collect()
+}
+
+/// What only another repository can get wrong.
+fn check(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
+    let mut out = keys_ignored(cat, e);
     if let Some(format) = e.too_old {
         out.push(
             Diagnostic::new(
@@ -28,20 +121,20 @@ pub fn check(e: &Elsewhere) -> Vec<Diagnostic> {
         return out;
     }
     if e.source == SourceKind::None {
-        out.extend(source_missing(e));
+        out.extend(source_missing(cat, e));
         return out;
     }
-    out.extend(rule_tables(e));
-    out.extend(base_links(e));
+    out.extend(rule_tables(cat, e));
+    out.extend(base_links(cat, e));
     if e.source == SourceKind::Snapshot {
-        out.extend(template_regions(&e.loaded.catalogue));
+        out.extend(template_regions(cat));
     }
     out
 }
 
 /// Keys of `claims.yaml` that describe the catalogue: its own values are used instead.
-fn keys_ignored(e: &Elsewhere) -> Vec<Diagnostic> {
-    let lines = crate::text::yaml_lines::key_lines(&e.text);
+fn keys_ignored(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
+    let lines = cat.config.positions.all();
     let mut out = Vec::new();
     for key in claims_file::CATALOGUE_ONLY_KEYS
         .iter()
@@ -58,16 +151,17 @@ fn keys_ignored(e: &Elsewhere) -> Vec<Diagnostic> {
                 ),
             )
             .file(e.file.clone())
-            .line(*line),
+            .line(line.0)
+            .help(codes::CLAIMS_KEY_IGNORED.help),
         );
     }
     out
 }
 
 /// Claims, rule tables or regions that need a catalogue, without one.
-fn source_missing(e: &Elsewhere) -> Vec<Diagnostic> {
+fn source_missing(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if let Some((line, what)) = claims_file::needs_catalogue_at(e) {
+    if let Some((line, what)) = claims_file::needs_catalogue_at(cat) {
         out.push(
             Diagnostic::new(
                 &codes::CLAIMS_SOURCE_MISSING,
@@ -80,7 +174,7 @@ fn source_missing(e: &Elsewhere) -> Vec<Diagnostic> {
             .line(line),
         );
     }
-    for doc in &e.loaded.catalogue.documents {
+    for doc in &cat.documents {
         if let Some(r) = super::regions::parse(&doc.text).regions.first() {
             out.push(
                 Diagnostic::new(
@@ -96,8 +190,7 @@ fn source_missing(e: &Elsewhere) -> Vec<Diagnostic> {
 }
 
 /// Each row of a rule table links exactly the checks the catalogue maps its rule to.
-fn rule_tables(e: &Elsewhere) -> Vec<Diagnostic> {
-    let cat = &e.loaded.catalogue;
+fn rule_tables(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for t in &e.table_rules {
         let Some(origin) = t.origin() else { continue };
@@ -143,8 +236,7 @@ fn rule_tables(e: &Elsewhere) -> Vec<Diagnostic> {
 /// A document link under a base leads into the catalogue, not into the document repository.
 /// The shared link pass would look for it beside the documents, so its findings about these
 /// links are dropped (`drop_base_link_findings`) and judged here against the catalogue.
-fn base_links(e: &Elsewhere) -> Vec<Diagnostic> {
-    let cat = &e.loaded.catalogue;
+fn base_links(cat: &Catalogue, e: &ClaimsFile) -> Vec<Diagnostic> {
     let bases = cat.config.link_bases();
     let rules = crate::load::markdown::LinkRules::of(cat);
     let ids = rules.with(&cat.categories);
@@ -250,7 +342,7 @@ fn on_disk(
 
 /// The shared link pass's findings about links under a base: it looked for their targets in
 /// the document repository, where they are not meant to be.
-pub fn drop_base_link_findings(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
+fn drop_base_link_findings(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
     let at: BTreeSet<(String, usize, usize)> = cat
         .documents
         .iter()

@@ -17,7 +17,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 .claims
                 .iter()
                 .find(|c| &c.doc == pattern)
-                .map(|c| crate::graph::config_line(cat, &format!("name: {}", c.name)));
+                .map(|c| super::locate::declared_line(cat, c));
             out.push(
                 Diagnostic::new(
                     &codes::DOC_GLOB,

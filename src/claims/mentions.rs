@@ -1,6 +1,6 @@
 //! Rule-number mentions in prose: after a keyword (`Regeln`, `Rules`), a list of numbers and
-//! ranges joined by commas and conjunctions — `Rules 10–14`, `Regeln 1, 3, 4, 6 und 8–12
-//! sowie 14`, `rules 2 and 5`, `Regel 3 bis 5`. Each number comes with its byte offset, a
+//! ranges joined by commas, `+` and conjunctions — `Rules 10–14`, `Regeln 1, 3, 4, 6 und 8–12
+//! sowie 14`, `rules 2 and 5`, `Regeln 4 + 5`, `Regel 3 bis 5`. Each number comes with its byte offset, a
 //! range with that of its first number.
 
 use regex::Regex;
@@ -92,8 +92,8 @@ fn range_mark(text: &str, at: usize) -> Option<usize> {
     None
 }
 
-/// After a number or range: `,`, `und`, `sowie`, `oder`, `and`, `or`, `&` (also `, und`), and
-/// where the next number starts.
+/// After a number or range: `,`, `+`, `und`, `sowie`, `oder`, `and`, `or`, `&` (also
+/// `, und`), and where the next number starts.
 fn joiner(text: &str, at: usize) -> Option<usize> {
     let rest = text.get(at..)?;
     let mut t = rest.trim_start_matches([' ', '\u{a0}']);
@@ -102,7 +102,7 @@ fn joiner(text: &str, at: usize) -> Option<usize> {
         t = r.trim_start_matches([' ', '\u{a0}']);
         joined = true;
     }
-    for word in ["und ", "sowie ", "oder ", "and ", "or ", "& "] {
+    for word in ["und ", "sowie ", "oder ", "and ", "or ", "& ", "+"] {
         if let Some(r) = t.strip_prefix(word) {
             t = r.trim_start_matches([' ', '\u{a0}']);
             joined = true;
@@ -133,6 +133,8 @@ mod tests {
         assert_eq!(numbers("Regel 3 bis 5, Regel 7"), [3, 4, 5, 7]);
         assert_eq!(numbers("rules 1 - 3, and 9"), [1, 2, 3, 9]);
         assert_eq!(numbers("Rule 4 to 6 or 8"), [4, 5, 6, 8]);
+        assert_eq!(numbers("Regeln 4 + 5 greifen"), [4, 5]);
+        assert_eq!(numbers("Rules 4+5, 7 + 9"), [4, 5, 7, 9]);
     }
 
     #[test]

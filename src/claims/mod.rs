@@ -3,24 +3,21 @@
 //! the rewrite of stale regions (`auditbook sync`).
 
 pub mod arith;
-#[allow(clippy::module_inception)] // the declared claims, beside regions, queries and numbers
-pub mod claims;
 pub mod docs;
 pub mod elsewhere;
+pub mod forms;
 pub mod globs;
-pub mod members;
+pub mod ids;
+pub mod locate;
 pub mod memo;
 pub mod mentions;
 pub mod numbers;
-pub mod policy;
 pub mod query;
+pub mod readings;
 pub mod reads;
 pub mod regions;
 pub mod report;
-pub mod require;
-pub mod skip;
 pub mod strict;
-pub mod table;
 pub mod tally;
 
 use crate::diag::{codes, Diagnostic};
@@ -40,7 +37,7 @@ pub fn verify(cat: &Catalogue, graph: &Graph, templates: &Templates) -> Vec<Diag
     }
     let mut out = docs::check(cat, graph);
     out.extend(globs::check(cat));
-    out.extend(claims::check(cat));
+    out.extend(forms::check(cat));
     out.extend(crate::audit::examples::check(cat));
     let state = regions_of(cat, templates);
     out.extend(state.problems);

@@ -192,18 +192,7 @@ pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
                 "`{text}`: retired ids are not checks, so `where` cannot select among them"
             ))
         }
-        Some(e) => Some(crate::select::compile(cat, e, "where").map_err(|ds| {
-            ds.into_iter()
-                .map(|d| match d.help {
-                    // An unknown set's message alone does not say which names there are.
-                    Some(h) if d.code == crate::diag::codes::EXPR_UNKNOWN_SET.code => {
-                        format!("{} ({h})", d.message)
-                    }
-                    _ => d.message,
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        })?),
+        Some(e) => Some(compile_where(cat, e)?),
     };
     Ok(Query {
         bound,
@@ -212,6 +201,32 @@ pub fn parse(cat: &Catalogue, src: &str) -> Result<Query, String> {
         filter,
         rule_set,
         text: text.to_string(),
+    })
+}
+
+/// A `where` expression over check fields, compiled; `Err` says what is wrong in a sentence,
+/// with the fix when one is known (a backslash in a string is written `\\`, so
+/// `matches "^FID-\\d+$"` in a single-quoted YAML value).
+pub fn compile_where(cat: &Catalogue, src: &str) -> Result<Expr, String> {
+    if let Err(e) = crate::dsl::parse(src) {
+        return Err(format!(
+            "where `{src}` does not parse at column {}: {}{}",
+            e.span.column(src),
+            e.message,
+            e.help.map(|h| format!(" ({h})")).unwrap_or_default()
+        ));
+    }
+    crate::select::compile(cat, src, "where").map_err(|ds| {
+        ds.into_iter()
+            .map(|d| match d.help {
+                // An unknown set's message alone does not say which names there are.
+                Some(h) if d.code == crate::diag::codes::EXPR_UNKNOWN_SET.code => {
+                    format!("{} ({h})", d.message)
+                }
+                _ => d.message,
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     })
 }
 

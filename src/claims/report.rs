@@ -9,7 +9,6 @@ use super::numbers;
 use super::query::Bound;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::load::audit_report::Facts;
-use crate::text::line_index::LineIndex;
 use crate::model::config::ClaimDecl;
 use crate::model::Catalogue;
 use regex::Regex;
@@ -212,27 +211,16 @@ pub fn check(
     claims: &[ClaimDecl],
     facts: &Facts,
     file: &str,
-    text: &str,
 ) -> Vec<Diagnostic> {
     claims
         .iter()
-        .flat_map(|c| check_one(cat, c, facts, file, text))
+        .flat_map(|c| check_one(cat, c, facts, file))
         .collect()
 }
 
-fn config_error(claim: &ClaimDecl, file: &str, text: &str, msg: String) -> Diagnostic {
-    let needle = format!("name: {}", claim.name);
-    let line = text
-        .split('\n')
-        .position(|l| l.contains(&needle))
-        .map(|i| i + 1)
-        .unwrap_or(1);
-    Diagnostic::new(
-        &codes::CLAIM_INVALID,
-        format!("claim `{}`: {msg}", claim.name),
-    )
-    .file(file)
-    .line(line)
+/// A finding about a report claim's declaration, at its line in the claims file `file`.
+fn config_error(cat: &Catalogue, claim: &ClaimDecl, file: &str, msg: String) -> Diagnostic {
+    super::locate::declaration_error(cat, claim, &codes::CLAIM_INVALID, msg).file(file)
 }
 
 fn check_one(
@@ -240,9 +228,8 @@ fn check_one(
     claim: &ClaimDecl,
     facts: &Facts,
     file: &str,
-    ytext: &str,
 ) -> Vec<Diagnostic> {
-    let bad = |msg: String| config_error(claim, file, ytext, msg);
+    let bad = |msg: String| config_error(cat, claim, file, msg);
     let pattern = match Regex::new(&claim.pattern) {
         Ok(p) => p,
         Err(e) => {
@@ -272,76 +259,44 @@ fn check_one(
             Err(e) => errors.push(bad(format!("group `{group}`: {e}"))),
         }
     }
-    let Some(doc) = cat.document(&claim.doc) else {
-        errors.push(bad(format!(
-            "document `{}` could not be read (see the error for that file), so the claim is not checked",
-            claim.doc
-        )));
-        return errors;
+    let place = match super::locate::locate(cat, claim) {
+        Ok(p) => p,
+        Err(found) => {
+            errors.extend(found);
+            return errors;
+        }
     };
     if !errors.is_empty() {
         return errors;
     }
-    let (range, heading_line) = match &claim.section {
-        None => (0..doc.text.len(), 1),
-        Some(title) => match doc.section(title) {
-            Some((idx, range)) => (
-                range,
-                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
-            ),
-            None => {
-                return vec![Diagnostic::new(
-                    &codes::CLAIM_SECTION_MISSING,
-                    format!(
-                        "claim `{}`: `{}` has no heading \"{title}\", so the claim goes unchecked",
-                        claim.name, claim.doc
-                    ),
-                )
-                .file(file)
-                .line(
-                    config_error(claim, file, ytext, String::new())
-                        .line
-                        .unwrap_or(1),
-                )]
-            }
-        },
-    };
-    let text = &doc.text;
-    let index = LineIndex::new(text);
-    let section = text.get(range.clone()).unwrap_or("");
-    let hay = super::claims::unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
+    let section = place.text();
+    let hay = place.hay(&claim.skip);
     let mut out = Vec::new();
     let mut matched = false;
     for caps in pattern.captures_iter(&hay) {
         matched = true;
         for (group, src, q) in &queries {
             let Some(m) = caps.name(group) else { continue };
-            let abs = range.start + m.start();
-            let (line, col) = index.position(text, abs);
+            let abs = place.range.start + m.start();
             let here = |code: &'static Code, msg: String| {
-                Diagnostic::new(
-                    code,
-                    format!("claim `{}`, group `{group}`: {msg}", claim.name),
-                )
-                .file(claim.doc.clone())
-                .at(line, col)
-                .width(m.as_str().chars().count())
+                place.at_group(claim, group, (abs, m.as_str()), code, msg)
             };
             let written = section.get(m.range()).unwrap_or("");
             out.extend(judge(q, src, written, facts, &here, &|off| {
-                index.position(text, abs + off)
+                place.position(abs + off)
             }));
         }
     }
     if !matched {
-        out.push(
-            Diagnostic::new(
-                &codes::CLAIM_UNMATCHED,
-                format!("claim `{}`: the pattern no longer matches in `{}` — reworded? this claim would go unchecked", claim.name, claim.doc),
-            )
-            .file(claim.doc.clone())
-            .line(heading_line),
-        );
+        out.push(super::locate::unmatched(
+            cat,
+            claim,
+            &place,
+            format!(
+                "the pattern no longer matches in {} — reworded? this claim would go unchecked",
+                place.described()
+            ),
+        ));
     }
     out
 }

@@ -12,18 +12,11 @@ pub fn run(cli: &Cli, args: &SyncArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, args.format);
     let writing = common::write_session(cli)?;
     let session = common::session(cli, crate::session::Needs::BODIES)?;
-    let cat = session.catalogue();
-    let templates = common::templates(cli)?;
-    let plan = match crate::claims::plan_sync(cat, &templates) {
+    let plan = match session.sync_plan().map_err(Failure::Message)? {
         Ok(p) => p,
-        Err(mut diags) => {
-            crate::diag::normalise(&mut diags);
+        Err(findings) => {
             let mut extra = serde_json::Map::new();
             extra.insert("written".into(), 0.into());
-            let findings = crate::session::Findings {
-                shown: diags,
-                suppressed: Vec::new(),
-            };
             return common::report(cli, "sync", &findings, &session, fmt.into(), extra);
         }
     };

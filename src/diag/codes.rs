@@ -483,6 +483,15 @@ codes! {
     DOC_GLOB = "AB656", "doc-glob-matches", Error,
         "A document glob in catalogue.yaml matches no file (or more files than auditbook reads), so what it was meant to cover goes unchecked.",
         "Correct the glob, or remove it if the documents are gone.";
+    CLAIM_NUMBERING_GAP = "AB657", "claim-numbering-gap", Error,
+        "A set claim with `contiguous: true` reads numbers that skip one: rule 14 renumbered as 15 everywhere leaves every set equal, and only the gap shows it.",
+        "Number the members without a gap (renumber the one after it), or drop `contiguous` if the gap is deliberate.";
+    CLAIM_SET_ORDER = "AB658", "claim-set-order", Error,
+        "A set claim with `ordered: true` reads its members in another order than the side it is held to: two swapped list items or headings.",
+        "Put the member back in its place, or drop `ordered` if the order does not matter.";
+    CLAIM_MATCH_COUNT = "AB659", "claim-match-count", Error,
+        "A claim with `matches: N` finds its pattern more or fewer times than N in the part it reads: a second `Stand:` line, a list written twice.",
+        "Remove the extra copy (or restore the missing one), or correct `matches`.";
     // AB7xx — scoring
     SCORING_BAD_VALUE = "AB701", "scoring-bad-value", Error,
         "A value in the scoring block is negative, not a fraction where one is expected, or names an undeclared severity.",

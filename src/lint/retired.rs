@@ -2,7 +2,7 @@
 //! category's numbering is accounted for.
 
 use crate::diag::{codes, Code, Diagnostic};
-use crate::graph::{config_line, Graph, Successor};
+use crate::graph::{Graph, Successor};
 use crate::model::config::RetiredDecl;
 use crate::model::{Catalogue, Mode};
 use std::collections::{BTreeMap, BTreeSet};
@@ -146,11 +146,25 @@ fn gaps(cat: &Catalogue) -> Vec<Diagnostic> {
                         format!("{id} is neither a check nor retired"),
                     )
                     .file(crate::model::config::FILE_NAME)
-                    .line(config_line(cat, &format!("prefix: {prefix}")))
-                    .id(id),
+                    .line(category_line(cat, prefix))
+                    .id(id)
+                    .help(codes::NUMBERING_GAP.help),
                 );
             }
         }
     }
     out
+}
+
+/// The line of the category `prefix` in catalogue.yaml (its `prefix` key), else 1.
+fn category_line(cat: &Catalogue, prefix: &str) -> usize {
+    cat.config
+        .categories
+        .iter()
+        .position(|c| c.prefix == prefix)
+        .and_then(|i| {
+            let path = format!("{}.prefix", cat.config.item_path("categories", i));
+            cat.config.positions.line_of(&path)
+        })
+        .unwrap_or(1)
 }

@@ -130,23 +130,25 @@ fn id_is_file_name(rule: &Rule, out: &mut Vec<Diagnostic>) {
 fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut required = BTreeSet::new();
-    for src in &cat.config.require_coverage {
-        let line = crate::graph::config_line(cat, src);
+    // Positions are parsed on first use: only a finding asks.
+    let line = |path: String| cat.config.positions.line_of(&path).unwrap_or(1);
+    for (i, src) in cat.config.require_coverage.iter().enumerate() {
+        let at = || line(cat.config.item_path("require_coverage", i));
         match crate::select::compile(cat, src, "require_coverage") {
             Ok(expr) => match crate::select::select(cat, &expr) {
                 Ok(checks) => required.extend(checks.into_iter().map(|c| c.id.as_str())),
-                Err(d) => out.push(d.file(crate::model::config::FILE_NAME).line(line)),
+                Err(d) => out.push(d.file(crate::model::config::FILE_NAME).line(at())),
             },
             Err(ds) => out.extend(ds.into_iter().map(|d| {
                 crate::select::under(d, &codes::COVERAGE_EXPRESSION)
                     .file(crate::model::config::FILE_NAME)
-                    .line(line)
+                    .line(at())
             })),
         }
     }
     // A table's own require_coverage: covered by a rule of that table's set.
-    for t in cat.config.rules.iter().flat_map(|r| &r.tables) {
-        for src in &t.require_coverage {
+    for (ti, t) in cat.config.rules.iter().flat_map(|r| &r.tables).enumerate() {
+        for (i, src) in t.require_coverage.iter().enumerate() {
             let Ok(expr) = crate::select::compile(cat, src, "require_coverage") else {
                 out.push(
                     Diagnostic::new(
@@ -154,7 +156,8 @@ fn coverage(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
                         format!("rules.tables `{}`: require_coverage `{src}` does not parse or type against check fields", t.set_name()),
                     )
                     .file(crate::model::config::FILE_NAME)
-                    .line(crate::graph::config_line(cat, src)),
+                    .line(line(format!("rules.tables[{ti}].require_coverage[{i}]")))
+                    .help(codes::COVERAGE_EXPRESSION.help),
                 );
                 continue;
             };

@@ -16,7 +16,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
                 .config
                 .positions
                 .line_of(&format!("sets.{name}[{i}]"))
-                .unwrap_or_else(|| crate::graph::config_line(cat, &format!("{name}:")));
+                .unwrap_or(1);
             let d = match cat.retired(id) {
                 Some(r) => {
                     let successor = r.merged_into.as_ref().or(r.replaced_by.as_ref());

@@ -19,7 +19,7 @@ pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
         cat.config
             .positions
             .line_of("require_sources.where")
-            .unwrap_or_else(|| crate::graph::config_line(cat, "require_sources:"))
+            .unwrap_or(1)
     };
     let selected: BTreeSet<&str> =
         match crate::select::compile(cat, &rs.selection, "require_sources.where") {

@@ -9,7 +9,7 @@ use crate::confine::Fence;
 use super::markdown::IdRules;
 use super::{config, docs, link_dest, rules, text, Fatal, Loaded};
 use crate::diag::Diagnostic;
-use crate::model::config::{ClaimDecl, Config, RulesConfig};
+use crate::model::config::{ClaimDecl, Config, LintConfig, RulesConfig};
 use crate::model::{Catalogue, Mode, Rule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,14 +25,20 @@ pub enum SourceKind {
     Snapshot,
 }
 
+/// A claims file read.
 pub struct Elsewhere {
     /// The documents with the catalogue's checks, rules and declarations, rooted at the
     /// folder of `claims.yaml`; `diagnostics` hold what reading `claims.yaml`, the documents
     /// and their rule tables found.
     pub loaded: Loaded,
+    pub claims: ClaimsFile,
+}
+
+/// What only the documents of another repository have: the claims file itself, its claims
+/// over an audit report, its rule tables, and what they are held to.
+pub struct ClaimsFile {
     /// `claims.yaml` as its folder names it (findings point here).
     pub file: String,
-    pub text: String,
     /// The claims over an audit report (their queries read `audit.…`).
     pub report_claims: Vec<ClaimDecl>,
     /// Rules as the documents' tables state them, to be held to the catalogue's.
@@ -99,6 +105,15 @@ pub fn load(
     let mut config = base.config.clone();
     config.docs = declared.docs.clone();
     config.claims = claims_on_catalogue;
+    // The ledger is the claims file's: it accepts findings about its own documents. A level
+    // for a retired id's mention is the catalogue's unless the file sets one.
+    let retired_mentions = |l: &Option<LintConfig>| l.as_ref().and_then(|l| l.retired_mentions.clone());
+    config.lint = Some(LintConfig {
+        retired_mentions: retired_mentions(&declared.lint).or_else(|| retired_mentions(&config.lint)),
+        ..declared.lint.clone().unwrap_or_default()
+    });
+    // Findings about the declarations point into `claims.yaml`.
+    config.positions = declared.positions.clone();
     config.rules = Some(RulesConfig {
         dir: None,
         tables: declared
@@ -113,7 +128,7 @@ pub fn load(
     // Every document the file names is read, report claims' documents included.
     let mut all = config.clone();
     all.claims.extend(report_claims.iter().cloned());
-    let positions = crate::model::config::KeyLines::of_text(std::sync::Arc::from(claims_text.as_str()));
+    let positions = config.positions.clone();
 
     let id_re = config.id_regex();
     let dir_name = Path::new(config.checks_dir())
@@ -132,10 +147,7 @@ pub fn load(
     };
     let fence = Fence::repository_of(&dir);
     let mut sources: crate::diag::SourceMap = Default::default();
-    let shared: Arc<str> = Arc::from(claims_text.as_str());
-    sources.insert(file.clone(), Arc::clone(&shared));
-    // Claim findings find their line in the text under the configuration's name.
-    sources.insert(crate::model::config::FILE_NAME.to_string(), shared);
+    sources.insert(file.clone(), Arc::from(claims_text.as_str()));
     let mut documents = Vec::new();
     let mut document_diagnostics = super::doc_globs::expand(&dir, &fence, &mut all);
     config.docs = all.docs.clone();
@@ -183,13 +195,14 @@ pub fn load(
             diagnostics: diags.into_iter().map(rename).collect(),
             document_diagnostics: document_diagnostics.into_iter().map(rename).collect(),
         },
-        file: file.clone(),
-        text: claims_text,
-        report_claims,
-        table_rules,
-        source: source_kind,
-        too_old,
-        catalogue_root: source.filter(|p| p.is_dir()).map(Path::to_path_buf),
+        claims: ClaimsFile {
+            file: file.clone(),
+            report_claims,
+            table_rules,
+            source: source_kind,
+            too_old,
+            catalogue_root: source.filter(|p| p.is_dir()).map(Path::to_path_buf),
+        },
     })
 }
 
@@ -221,10 +234,9 @@ pub fn read_snapshot(path: &Path) -> Result<crate::snapshot::Snapshot, Fatal> {
     )))
 }
 
-/// The line of a top-level key of `claims.yaml` (1 when it cannot be found).
-pub fn key_line(text: &str, key: &str) -> usize {
-    let lines = crate::text::yaml_lines::key_lines(text);
-    crate::text::yaml_lines::line_of(&lines, key).unwrap_or(1)
+/// The line of a key of `claims.yaml` (1 when it is not written).
+pub fn key_line(cat: &Catalogue, key: &str) -> usize {
+    cat.config.positions.line_of(key).unwrap_or(1)
 }
 
 /// Catalogue keys a claims file may not set: they describe the catalogue, which is read
@@ -243,22 +255,20 @@ pub const CATALOGUE_ONLY_KEYS: &[&str] = &[
     "require_coverage",
     "require_sources",
     "scoring",
-    "lint",
 ];
 
 /// Used by callers that report a missing catalogue at the key that needs one.
-pub fn needs_catalogue_at(e: &Elsewhere) -> Option<(usize, &'static str)> {
-    if !e.loaded.catalogue.config.claims.is_empty() {
-        return Some((key_line(&e.text, "claims"), "claims over the catalogue"));
+pub fn needs_catalogue_at(cat: &Catalogue) -> Option<(usize, &'static str)> {
+    if !cat.config.claims.is_empty() {
+        return Some((key_line(cat, "claims"), "claims over the catalogue"));
     }
-    if e.loaded
-        .catalogue
+    if cat
         .config
         .rules
         .as_ref()
         .is_some_and(|r| !r.tables.is_empty())
     {
-        return Some((key_line(&e.text, "rules"), "rule tables"));
+        return Some((key_line(cat, "rules"), "rule tables"));
     }
     None
 }

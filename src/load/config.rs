@@ -45,25 +45,31 @@ pub fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
     };
     // The common case: the whole file is right.
     let whole = serde_yaml::from_str::<Config>(text);
-    let (config, mut diags, lines) = match whole {
-        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text))),
+    let (config, mut diags, lines, kept) = match whole {
+        Ok(c) => (c, Vec::new(), KeyLines::of_text(Arc::from(text)), Default::default()),
         Err(e) => match blocks(text) {
             Some(blocks) => {
                 let lines = block_lines(&blocks);
-                let (c, d) = salvage(&blocks, &lines);
-                (c, d, KeyLines::known(lines))
+                let (c, d, kept) = salvage(&blocks, &lines);
+                (c, d, KeyLines::known(lines), kept)
             }
             // No `key:` lines at column 0 (a flow mapping, a list): nothing to salvage.
             None => (
                 Config::default(),
                 vec![config_error(&e, 1)],
                 KeyLines::of_text(Arc::from(text)),
+                Default::default(),
             ),
         },
     };
     let mut config = config;
     config.positions = lines;
-    diags.extend(validate(&config, text));
+    config.kept_items = kept;
+    let entries = config.kept_items.get("claims").cloned().unwrap_or_default();
+    for (i, claim) in config.claims.iter_mut().enumerate() {
+        claim.entry = entries.get(i).copied().unwrap_or(i);
+    }
+    diags.extend(validate(&config));
     diags.extend(tagged);
     (config, diags)
 }
@@ -113,22 +119,24 @@ fn blocks(text: &str) -> Option<Vec<Block<'_>>> {
 
 /// Key positions of a file the parser rejects, top-level key by key: a syntax error in one
 /// key's lines leaves the positions of every other key (the parser stops at its first error).
-fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, usize> {
+fn block_lines(blocks: &[Block<'_>]) -> std::collections::BTreeMap<String, (usize, usize)> {
     let mut out = std::collections::BTreeMap::new();
     for b in blocks {
-        for (path, line) in crate::text::yaml_lines::key_lines(&b.text) {
-            out.entry(path).or_insert(line + b.line - 1);
+        for (path, (line, column)) in crate::text::yaml_lines::key_positions(&b.text) {
+            out.entry(path).or_insert((line + b.line - 1, column));
         }
     }
     out
 }
 
 /// Every key read on its own: the unknown, the repeated and the malformed are reported and
-/// left out; the rest make the configuration.
+/// left out; the rest make the configuration. With it, for each list whose malformed items
+/// were left out, the index as written of every item kept.
 fn salvage(
     blocks: &[Block<'_>],
-    key_lines: &std::collections::BTreeMap<String, usize>,
-) -> (Config, Vec<Diagnostic>) {
+    key_lines: &std::collections::BTreeMap<String, (usize, usize)>,
+) -> (Config, Vec<Diagnostic>, std::collections::BTreeMap<String, Vec<usize>>) {
+    let mut kept_items = std::collections::BTreeMap::new();
     let mut diags = Vec::new();
     let mut kept = serde_yaml::Mapping::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
@@ -168,7 +176,8 @@ fn salvage(
                     }
                     Err(e) => {
                         let first = config_error(&e, b.line);
-                        let (value, found) = salvage_items(b.key, value, first, key_lines);
+                        let (value, found, items) = salvage_items(b.key, value, first, key_lines);
+                        kept_items.insert(b.key.to_string(), items);
                         diags.extend(found);
                         if let Some(v) = value {
                             kept.insert(b.key.into(), v);
@@ -179,7 +188,7 @@ fn salvage(
         }
     }
     match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(kept)) {
-        Ok(c) => (c, diags),
+        Ok(c) => (c, diags, kept_items),
         // Each key passed on its own, so this cannot fail; if it does, say so.
         Err(e) => {
             diags.push(
@@ -190,7 +199,7 @@ fn salvage(
                 .file(FILE_NAME)
                 .line(1),
             );
-            (Config::default(), diags)
+            (Config::default(), diags, kept_items)
         }
     }
 }
@@ -198,24 +207,29 @@ fn salvage(
 /// A list whose key did not parse keeps the items that do: one malformed category or claim
 /// costs that item, each bad item is reported at its line (the first with serde's exact
 /// place). A category that lost its item keeps its prefix, so its checks are not reported as
-/// undeclared on top. Anything else is dropped whole, with `first` as its finding.
+/// undeclared on top. Anything else is dropped whole, with `first` as its finding. With the
+/// list, the index as written of each item kept.
 fn salvage_items(
     key: &str,
     value: serde_yaml::Value,
     first: Diagnostic,
-    key_lines: &std::collections::BTreeMap<String, usize>,
-) -> (Option<serde_yaml::Value>, Vec<Diagnostic>) {
+    key_lines: &std::collections::BTreeMap<String, (usize, usize)>,
+) -> (Option<serde_yaml::Value>, Vec<Diagnostic>, Vec<usize>) {
     let serde_yaml::Value::Sequence(items) = value else {
-        return (None, vec![first]);
+        return (None, vec![first], Vec::new());
     };
+    let mut kept = Vec::new();
     let mut good = Vec::new();
     let mut diags = Vec::new();
-    let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).copied();
+    let item_line = |i: usize| key_lines.get(&format!("{key}[{i}]")).map(|(line, _)| *line);
     for (i, item) in items.into_iter().enumerate() {
         let mut one = serde_yaml::Mapping::new();
         one.insert(key.into(), serde_yaml::Value::Sequence(vec![item.clone()]));
         match serde_yaml::from_value::<Config>(serde_yaml::Value::Mapping(one)) {
-            Ok(_) => good.push(item),
+            Ok(_) => {
+                kept.push(i);
+                good.push(item);
+            }
             Err(e) => {
                 let line = item_line(i);
                 let next = item_line(i + 1).unwrap_or(usize::MAX);
@@ -235,8 +249,9 @@ fn salvage_items(
                     );
                 }
                 if key == "categories" {
-                    if let Some(kept) = category_prefix_only(&item) {
-                        good.push(kept);
+                    if let Some(prefix_only) = category_prefix_only(&item) {
+                        kept.push(i);
+                        good.push(prefix_only);
                     }
                 }
             }
@@ -245,7 +260,7 @@ fn salvage_items(
     if diags.is_empty() {
         diags.push(first);
     }
-    (Some(serde_yaml::Value::Sequence(good)), diags)
+    (Some(serde_yaml::Value::Sequence(good)), diags, kept)
 }
 
 /// A malformed category entry reduced to what the rest of the catalogue needs of it: its
@@ -283,37 +298,32 @@ fn without_keys_at(text: &str, lines: &std::collections::BTreeSet<usize>) -> Str
         .join("\n")
 }
 
-/// The line of the first occurrence of `needle` in the text, for value-level findings.
-fn line_of(text: &str, needle: &str) -> usize {
-    text.split('\n')
-        .position(|l| l.contains(needle))
-        .map(|i| i + 1)
-        .unwrap_or(1)
-}
-
-fn bad_value(text: &str, needle: &str, message: String) -> Diagnostic {
+/// A value that parses but cannot be used, at the line of its key path (`categories[2].prefix`;
+/// a key left out and defaulted is reported at its nearest written ancestor).
+fn bad_value(config: &Config, path: &str, message: String) -> Diagnostic {
     Diagnostic::new(&codes::CONFIG_BAD_VALUE, message)
         .file(FILE_NAME)
-        .line(line_of(text, needle))
+        .line(config.positions.line_of(path).unwrap_or(1))
+        .help(codes::CONFIG_BAD_VALUE.help)
 }
 
-fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
+fn validate(config: &Config) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     if let Some(p) = &config.id_pattern {
         if let Err(e) = crate::text::patterns::compiled(p) {
             diags.push(bad_value(
-                text,
+                config,
                 "id_pattern",
                 format!("id_pattern is not a valid regular expression: {e}"),
             ));
         }
     }
     let mut seen = BTreeSet::new();
-    for c in &config.categories {
+    for (i, c) in config.categories.iter().enumerate() {
         if !seen.insert(c.prefix.as_str()) {
             diags.push(bad_value(
-                text,
-                &format!("prefix: {}", c.prefix),
+                config,
+                &format!("{}.prefix", config.item_path("categories", i)),
                 format!("category prefix `{}` is declared twice", c.prefix),
             ));
         }
@@ -321,7 +331,7 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
     if let Some(sev) = &config.severities {
         if sev.is_empty() {
             diags.push(bad_value(
-                text,
+                config,
                 "severities",
                 "severities is empty; expected at least one".into(),
             ));
@@ -329,7 +339,7 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
         for b in config.blocking_severities() {
             if !sev.contains(&b) {
                 diags.push(bad_value(
-                    text,
+                    config,
                     "blocking_severities",
                     format!("blocking severity `{b}` is not one of the declared severities"),
                 ));
@@ -337,35 +347,49 @@ fn validate(config: &Config, text: &str) -> Vec<Diagnostic> {
         }
     }
     let b = config.baselines();
-    for v in [&b.default, &b.universal]
-        .into_iter()
-        .chain(b.aliases.values())
-    {
+    let used = [
+        ("default".to_string(), &b.default),
+        ("universal".to_string(), &b.universal),
+    ]
+    .into_iter()
+    .chain(b.aliases.iter().map(|(k, v)| (format!("aliases.{k}"), v)));
+    for (key, v) in used {
         if !b.values.contains(v) {
             diags.push(bad_value(
-                text,
-                "spec_baselines",
+                config,
+                &format!("spec_baselines.{key}"),
                 format!("baseline `{v}` is used in spec_baselines but not listed in its values"),
             ));
         }
     }
-    for t in config.rules.iter().flat_map(|r| &r.tables) {
+    for (i, t) in config.rules.iter().flat_map(|r| &r.tables).enumerate() {
         if let Some(Err(e)) = t.gap.as_deref().map(Regex::new) {
             diags.push(bad_value(
-                text,
-                "gap:",
+                config,
+                &format!("rules.tables[{i}].gap"),
                 format!("rules.tables gap pattern is not a valid regular expression: {e}"),
             ));
         }
     }
-    diags.extend(validate_require_sources(config, text));
+    for c in config.claims.iter().filter(|c| c.matches == Some(0)) {
+        diags.push(bad_value(
+            config,
+            &format!("claims[{}].matches", c.entry),
+            format!(
+                "claim `{}`: `matches: 0` would hold a sentence to being absent; a claim states what is written (at least once: leave `matches` out)",
+                c.name
+            ),
+        ));
+    }
+    diags.extend(validate_require_sources(config));
     diags.extend(validate_scoring(config));
     diags.extend(validate_allow(config));
     diags
 }
 
-/// Each `lint.allow` entry names what it accepts (an id or a file) and, if it lapses, a real
-/// day; an entry that names neither would accept nothing, or everything.
+/// Each `lint.allow` entry names what it accepts (an id, a file or a selection of checks) and,
+/// if it lapses, a real day; an entry that names none would accept nothing, or everything.
+/// Each code `lint.levels` names is one the engine reports.
 fn validate_allow(config: &Config) -> Vec<Diagnostic> {
     let Some(lint) = &config.lint else {
         return Vec::new();
@@ -384,9 +408,9 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
                     .line(line),
             )
         };
-        if a.id.is_none() && a.file.is_none() {
+        if a.id.is_none() && a.file.is_none() && a.selection.is_none() {
             bad(format!(
-                "the `lint.allow` entry for {} names neither an `id` nor a `file`; it accepts nothing",
+                "the `lint.allow` entry for {} names no `id`, `file` or `where`; it accepts nothing",
                 a.code
             ));
         }
@@ -401,46 +425,46 @@ fn validate_allow(config: &Config) -> Vec<Diagnostic> {
             ));
         }
     }
+    for code in lint.levels.keys() {
+        if crate::diag::codes::lookup(code).is_some() {
+            continue;
+        }
+        let known = crate::diag::CODES.iter().map(|c| c.code);
+        let hint = did_you_mean(code, known)
+            .map(|s| format!("; {s}"))
+            .unwrap_or_default();
+        diags.push(bad_value(
+            config,
+            &format!("lint.levels.{code}"),
+            format!("`lint.levels` sets a level for `{code}`, which is no code auditbook reports{hint}"),
+        ));
+    }
     diags
 }
 
 /// A house-practice pattern that is not a regular expression, an empty section title. The
 /// `where` expression is typed against check fields by lint (AB225), like `require_coverage`.
-fn validate_require_sources(config: &Config, text: &str) -> Vec<Diagnostic> {
+fn validate_require_sources(config: &Config) -> Vec<Diagnostic> {
     let Some(rs) = &config.require_sources else {
         return Vec::new();
-    };
-    let at = |key: &str| {
-        config
-            .positions
-            .line_of(&format!("require_sources.{key}"))
-            .unwrap_or(1)
     };
     let mut diags = Vec::new();
     if let Some(p) = &rs.house_practice {
         if let Err(e) = crate::text::patterns::compiled(p) {
-            diags.push(
-                bad_value(
-                    text,
-                    "require_sources",
-                    format!(
-                        "require_sources.house_practice is not a valid regular expression: {e}"
-                    ),
-                )
-                .line(at("house_practice")),
-            );
+            diags.push(bad_value(
+                config,
+                "require_sources.house_practice",
+                format!("require_sources.house_practice is not a valid regular expression: {e}"),
+            ));
         }
     }
     if rs.section.as_deref().is_some_and(|s| s.trim().is_empty()) {
-        diags.push(
-            bad_value(
-                text,
-                "require_sources",
-                "require_sources.section is empty; expected a section title such as `References`"
-                    .into(),
-            )
-            .line(at("section")),
-        );
+        diags.push(bad_value(
+            config,
+            "require_sources.section",
+            "require_sources.section is empty; expected a section title such as `References`"
+                .into(),
+        ));
     }
     diags
 }

@@ -45,8 +45,8 @@ pub fn declared_line(
     path: &str,
 ) -> Option<usize> {
     let at = |key: String| positions.line_of(&key);
-    if let Some(i) = config.claims.iter().position(|c| c.doc == path) {
-        return at(format!("claims[{i}].doc"));
+    if let Some(c) = config.claims.iter().find(|c| c.doc == path) {
+        return at(format!("claims[{}].doc", c.entry));
     }
     if let Some(i) = config
         .rules

@@ -346,12 +346,20 @@ fn table_row(doc: &Document, decl: &RuleTableDecl, row: &Row) -> Result<TableRow
         number.as_str().trim_start_matches('0')
     );
     // A gap row names related checks, never coverage (an invalid pattern is reported with
-    // catalogue.yaml).
+    // catalogue.yaml). The pattern is tried on each cell as read (emphasis and link syntax
+    // gone) and as written, so `^\*\*kein Check` matches `**kein Check**` too.
     let gap = decl
         .gap
         .as_deref()
         .and_then(|g| Regex::new(g).ok())
-        .is_some_and(|re| row.cells.iter().any(|c| re.is_match(&c.text)));
+        .is_some_and(|re| {
+            row.cells.iter().any(|c| re.is_match(&c.text))
+                || doc
+                    .text
+                    .split('\n')
+                    .nth(row.line.saturating_sub(1))
+                    .is_some_and(|line| written_cells(line).any(|c| re.is_match(c)))
+        });
     let linked: Vec<&Reference> = row
         .cells
         .get(decl.checks_column.saturating_sub(1))
@@ -435,4 +443,27 @@ pub fn merge(rules: Vec<Rule>, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
     let mut rules: Vec<Rule> = by_id.into_values().collect();
     rules.sort_by_key(|r| crate::model::rule::natural_key(&r.id));
     rules
+}
+
+/// The cells of a table row as written, trimmed: the line split at each `|` no backslash
+/// escapes, the outer pipes dropped.
+fn written_cells(line: &str) -> impl Iterator<Item = &str> {
+    let mut cells = Vec::new();
+    let (mut start, mut prev) = (0, '\0');
+    for (i, c) in line.char_indices() {
+        if c == '|' && prev != '\\' {
+            cells.push(&line[start..i]);
+            start = i + 1;
+        }
+        prev = c;
+    }
+    cells.push(&line[start..]);
+    let t = line.trim();
+    let (lead, trail) = (t.starts_with('|'), t.ends_with('|') && t.len() > 1);
+    let n = cells.len();
+    cells
+        .into_iter()
+        .enumerate()
+        .filter(move |(i, _)| !((lead && *i == 0) || (trail && *i + 1 == n)))
+        .map(|(_, c)| c.trim())
 }

@@ -39,8 +39,8 @@ pub fn catalogue(snap: &Snapshot, root: &Path) -> Result<Catalogue, TooOld> {
             bases: decl.link_bases.clone(),
         }),
         lint: decl.retired_mentions.clone().map(|m| LintConfig {
-            allow: Vec::new(),
             retired_mentions: Some(m),
+            ..LintConfig::default()
         }),
         ..Config::default()
     };

@@ -119,6 +119,12 @@ pub struct Config {
     #[serde(skip)]
     #[schemars(skip)]
     pub positions: KeyLines,
+    /// For each top-level list a defect shortened (a malformed item left out), the index as
+    /// written of every item kept, so a finding about an item asks the position table for the
+    /// entry it came from (`item_path`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub kept_items: BTreeMap<String, Vec<usize>>,
     /// Each document glob of `docs` and of the claims' `doc` (`README*.md`) and the files it
     /// matched when the catalogue was loaded (`docs` itself then lists the files).
     #[serde(skip)]
@@ -399,6 +405,9 @@ pub struct ClaimDecl {
     /// Blocks the pattern does not read: `tables`, `code` (fenced and indented), `quotes`.
     #[serde(default)]
     pub skip: Vec<SkipRegion>,
+    /// How many times the pattern matches in the part read: exactly this many (one `Stand:` line). Without it, at least once.
+    #[serde(default)]
+    pub matches: Option<usize>,
     /// A whole Markdown table held row by row instead of a pattern (catalogue format, section 7).
     #[serde(default)]
     pub table: Option<TableClaimDecl>,
@@ -411,16 +420,32 @@ pub struct ClaimDecl {
     /// A set claim: what the document enumerates (headings, a list, rule-number mentions, a split list) held as a set against the catalogue or another document.
     #[serde(default)]
     pub members: Option<MembersDecl>,
+    /// The entry's index in the `claims` list of the file that declares it, as written (an
+    /// entry dropped for a defect keeps its number): findings about the declaration ask the
+    /// position table for `claims[entry]`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub entry: usize,
 }
 
-/// A set claim (`members:`): a reading of the claim's document and the set it must equal.
+/// A set claim (`members:`): a reading of the claim's document and the set it is held to.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MembersDecl {
-    /// How the document is read: `headings("REGEX")`, `list`, `mentions("REGEX")`, `bullets`, or `split("SEPARATOR")` over the claim's pattern.
+    /// How the document is read: `headings("REGEX")`, `list`, `mentions("REGEX")` (inside the matches of the claim's pattern, when it has one), `bullets`, or `split("SEPARATOR")` over the claim's pattern.
     pub read: String,
-    /// The set it must equal: `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`, or a reading `in "DOC" [section "TITLE"]`.
-    pub equals: String,
+    /// The set it must equal: `numbers(rules …)`, `ids(SET …)`, `values(profile.FIELD)`, `literals(FIELD)`, or a reading `in "DOC" [section "TITLE"]`. This or `includes`.
+    #[serde(default)]
+    pub equals: Option<String>,
+    /// A set, as for `equals`, every member of which the document names at least once (repeats and further members allowed): "every rule is mentioned in this file".
+    #[serde(default)]
+    pub includes: Option<String>,
+    /// The numbers read run from the smallest to the largest without a gap (rule 14 renumbered as 15 everywhere).
+    #[serde(default)]
+    pub contiguous: bool,
+    /// The members read come in the order of the set they are held to (numbers ascending, categories and vocabulary values as declared, another reading as it reads).
+    #[serde(default)]
+    pub ordered: bool,
 }
 
 /// One body requirement of a claim (`require:`).
@@ -436,9 +461,29 @@ pub struct RequireDecl {
     /// A regular expression that matches in every selected check's body (`(?m)^> Nachfolger:`).
     #[serde(default)]
     pub pattern: Option<String>,
+    /// A `## ` section: `pattern`, `forbid` and `each` read only that section of each selected check.
+    #[serde(default)]
+    pub section: Option<String>,
+    /// A regular expression that matches nowhere in a selected check's body (`(?i)\bTODO\b`): every match is a finding.
+    #[serde(default)]
+    pub forbid: Option<String>,
+    /// A value set: every match of `pattern` in a selected check's body (its first group, else the whole match) is one of `in`.
+    #[serde(default)]
+    pub each: Option<EachDecl>,
     /// Said with each finding: why the requirement exists.
     #[serde(default)]
     pub message: Option<String>,
+}
+
+/// The values a pattern may read in a check's body (`each:` of a requirement).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EachDecl {
+    /// A regular expression; its first group (else the whole match) is the value read (`(?m)^Status: (\w+)`).
+    pub pattern: String,
+    /// The values allowed.
+    #[serde(rename = "in")]
+    pub values: Vec<String>,
 }
 
 /// A table-row claim: the first table of the claim's section, one row per key.
@@ -472,9 +517,21 @@ pub struct LintConfig {
     /// Findings the maintainers have reviewed and accepted, each with its reason.
     #[serde(default)]
     pub allow: Vec<AllowDecl>,
+    /// A level per code (`AB311: error`): every finding of that code, from every stage, is reported at it.
+    #[serde(default)]
+    pub levels: BTreeMap<String, LevelDecl>,
     /// Level for a mention of a retired id: note (default), warning or error.
     #[serde(default)]
     pub retired_mentions: Option<String>,
+}
+
+/// The level a finding is reported at.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LevelDecl {
+    Error,
+    Warning,
+    Note,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -482,12 +539,15 @@ pub struct LintConfig {
 pub struct AllowDecl {
     /// The accepted finding's code.
     pub code: String,
-    /// The id the finding is about (this or `file`).
+    /// The id the finding is about (this, `file` or `where`).
     #[serde(default)]
     pub id: Option<String>,
-    /// The file the finding is in, relative to the catalogue root (this or `id`).
+    /// The file the finding is in, relative to the catalogue root (this, `id` or `where`).
     #[serde(default)]
     pub file: Option<String>,
+    /// A selection of checks (an expression over check fields, as in `require_coverage`): the code is accepted for every finding about a selected check, by its id or its file (`where: always`).
+    #[serde(default, rename = "where")]
+    pub selection: Option<String>,
     /// Why it is accepted.
     pub reason: String,
     /// The last day the acceptance holds (`YYYY-MM-DD`); after it the entry is an error.
@@ -496,6 +556,17 @@ pub struct AllowDecl {
 }
 
 impl Config {
+    /// The key path of item `i` of the top-level list `list` as the file writes it
+    /// (`retired[3]`), for the position table.
+    pub fn item_path(&self, list: &str, i: usize) -> String {
+        let written = self
+            .kept_items
+            .get(list)
+            .and_then(|kept| kept.get(i).copied())
+            .unwrap_or(i);
+        format!("{list}[{written}]")
+    }
+
     pub fn checks_dir(&self) -> &str {
         self.checks_dir.as_deref().unwrap_or(DEFAULT_CHECKS_DIR)
     }
@@ -599,12 +670,12 @@ impl Config {
 #[derive(Clone, Debug, Default)]
 pub struct KeyLines {
     text: Option<std::sync::Arc<str>>,
-    lines: std::sync::OnceLock<std::collections::BTreeMap<String, usize>>,
+    lines: std::sync::OnceLock<std::collections::BTreeMap<String, (usize, usize)>>,
 }
 
 impl KeyLines {
-    /// Positions already known (a file read key by key).
-    pub fn known(lines: std::collections::BTreeMap<String, usize>) -> KeyLines {
+    /// Positions (line, column) already known (a file read key by key).
+    pub fn known(lines: std::collections::BTreeMap<String, (usize, usize)>) -> KeyLines {
         KeyLines {
             text: None,
             lines: std::sync::OnceLock::from(lines),
@@ -619,10 +690,10 @@ impl KeyLines {
         }
     }
 
-    /// Every key path and its line.
-    pub fn all(&self) -> &std::collections::BTreeMap<String, usize> {
+    /// Every key path and its line and column.
+    pub fn all(&self) -> &std::collections::BTreeMap<String, (usize, usize)> {
         self.lines.get_or_init(|| match &self.text {
-            Some(t) => crate::text::yaml_lines::key_lines(t),
+            Some(t) => crate::text::yaml_lines::key_positions(t),
             None => std::collections::BTreeMap::new(),
         })
     }
@@ -630,6 +701,11 @@ impl KeyLines {
     /// The line of `path`, or of its nearest ancestor that has one (a missing nested field is
     /// reported where its parent is written).
     pub fn line_of(&self, path: &str) -> Option<usize> {
+        self.position_of(path).map(|(line, _)| line)
+    }
+
+    /// The line and column of `path`'s key, or of its nearest ancestor's.
+    pub fn position_of(&self, path: &str) -> Option<(usize, usize)> {
         crate::text::yaml_lines::line_of(self.all(), path)
     }
 }

@@ -1,11 +1,13 @@
-//! The suppression ledger: `lint.allow` in `catalogue.yaml`. One place decides which findings
-//! the maintainers accepted, for every stage alike (a CRLF warning from loading, a lint
-//! finding, a stale claim from verify), and says when an acceptance has lapsed or outlived
-//! what it accepted.
+//! The suppression ledger: `lint.allow` and `lint.levels` in `catalogue.yaml`. One place
+//! decides the level of each code the maintainers set one for and which findings they
+//! accepted — by id, by file, or for a whole selection of checks — for every stage alike (a
+//! CRLF warning from loading, a lint finding, a stale claim from verify), and says when an
+//! acceptance has lapsed or outlived what it accepted.
 
-use crate::diag::{codes, Diagnostic, Suppressed};
-use crate::model::config::AllowDecl;
+use crate::diag::{codes, Diagnostic, Level, Suppressed};
+use crate::model::config::{AllowDecl, LevelDecl};
 use crate::model::Catalogue;
+use std::collections::BTreeSet;
 
 /// What applying the ledger leaves: the findings still shown, the accepted ones, and the
 /// ledger's own findings about its entries (already among `shown`).
@@ -23,7 +25,57 @@ pub enum Coverage {
     Partial,
 }
 
-fn matches(a: &AllowDecl, d: &Diagnostic) -> bool {
+/// The checks an entry's `where` selects: their ids and their files.
+#[derive(Default)]
+struct Selected {
+    ids: BTreeSet<String>,
+    files: BTreeSet<String>,
+}
+
+/// What each entry's `where` selects (`None`: the entry has none, or it does not compile —
+/// then it accepts nothing, and the finding about it says why).
+fn selections(cat: &Catalogue, entries: &[AllowDecl]) -> (Vec<Option<Selected>>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (i, a) in entries.iter().enumerate() {
+        let Some(src) = a.selection.as_deref() else {
+            out.push(None);
+            continue;
+        };
+        let chosen = crate::select::compile(cat, src, "lint.allow where")
+            .map_err(|ds| ds.into_iter().map(|d| d.message).collect::<Vec<_>>())
+            .and_then(|e| crate::select::select(cat, &e).map_err(|d| vec![d.message]));
+        match chosen {
+            Ok(checks) => out.push(Some(Selected {
+                ids: checks.iter().map(|c| c.id.to_string()).collect(),
+                files: checks.iter().map(|c| c.file.to_string()).collect(),
+            })),
+            Err(messages) => {
+                out.push(Some(Selected::default()));
+                problems.push(
+                    Diagnostic::new(
+                        &codes::CONFIG_BAD_VALUE,
+                        format!(
+                            "the `lint.allow` entry for {} accepts nothing: {}",
+                            a.code,
+                            messages.join("; ")
+                        ),
+                    )
+                    .file(crate::model::config::FILE_NAME)
+                    .line(
+                        cat.config
+                            .positions
+                            .line_of(&format!("lint.allow[{i}].where"))
+                            .unwrap_or(1),
+                    ),
+                );
+            }
+        }
+    }
+    (out, problems)
+}
+
+fn matches(a: &AllowDecl, selected: Option<&Selected>, d: &Diagnostic) -> bool {
     if a.code != d.code {
         return false;
     }
@@ -32,16 +84,37 @@ fn matches(a: &AllowDecl, d: &Diagnostic) -> bool {
         .file
         .as_deref()
         .is_none_or(|f| d.file.as_deref() == Some(f));
-    // An entry with neither key is refused when the configuration is read; it accepts nothing.
-    (a.id.is_some() || a.file.is_some()) && id_ok && file_ok
+    let selection_ok = selected.is_none_or(|s| {
+        d.id.as_ref().is_some_and(|id| s.ids.contains(id))
+            || d.file.as_ref().is_some_and(|f| s.files.contains(f))
+    });
+    // An entry with no key is refused when the configuration is read; it accepts nothing.
+    (a.id.is_some() || a.file.is_some() || a.selection.is_some())
+        && id_ok
+        && file_ok
+        && selection_ok
+}
+
+/// The level `lint.levels` sets for `d`'s code, if it sets one.
+fn level_of(cat: &Catalogue, d: &Diagnostic) -> Option<Level> {
+    let lint = cat.config.lint.as_ref()?;
+    lint.levels.get(d.code).map(|l| match l {
+        LevelDecl::Error => Level::Error,
+        LevelDecl::Warning => Level::Warning,
+        LevelDecl::Note => Level::Note,
+    })
 }
 
 fn describe(a: &AllowDecl) -> String {
-    match (&a.id, &a.file) {
+    let whom = match (&a.id, &a.file) {
         (Some(id), Some(f)) => format!("{} for {id} in {f}", a.code),
         (Some(id), None) => format!("{} for {id}", a.code),
         (None, Some(f)) => format!("{} in {f}", a.code),
         (None, None) => a.code.clone(),
+    };
+    match &a.selection {
+        Some(w) => format!("{whom} for the checks `where {w}` selects"),
+        None => whom,
     }
 }
 
@@ -55,12 +128,23 @@ pub fn apply(cat: &Catalogue, found: Vec<Diagnostic>, today: &str, coverage: Cov
         .unwrap_or(&[]);
     let mut used = vec![false; entries.len()];
     let mut out = Applied::default();
-    for d in found {
+    let (selected, problems) = selections(cat, entries);
+    out.shown.extend(problems);
+    let matching = |i: usize, a: &AllowDecl, d: &Diagnostic| {
+        matches(a, selected.get(i).and_then(Option::as_ref), d)
+    };
+    for mut d in found {
+        if let Some(level) = level_of(cat, &d) {
+            d.level = level;
+        }
         let live = entries
             .iter()
             .enumerate()
-            .find(|(_, a)| matches(a, &d) && a.until.as_deref().is_none_or(|u| today <= u));
-        let any = entries.iter().position(|a| matches(a, &d));
+            .find(|(i, a)| matching(*i, a, &d) && a.until.as_deref().is_none_or(|u| today <= u));
+        let any = entries
+            .iter()
+            .enumerate()
+            .position(|(i, a)| matching(i, a, &d));
         if let Some(i) = any {
             used[i] = true;
         }

@@ -2,8 +2,10 @@
 //! command needs, build the graph once, run the requested stages once, apply the suppression
 //! ledger once and normalise once.
 
+mod claims_file;
 pub mod ledger;
 mod outline_store;
+mod sync;
 
 use crate::diag::{self, Diagnostic, Suppressed};
 use crate::graph::Graph;
@@ -99,6 +101,8 @@ pub struct Session {
     graph: OnceLock<Graph>,
     templates: Option<PathBuf>,
     today: String,
+    /// Set when the documents are another repository's (`--claims`).
+    foreign: Option<Box<claims_file::Foreign>>,
 }
 
 impl Session {
@@ -123,6 +127,7 @@ impl Session {
             graph: OnceLock::new(),
             templates: None,
             today: crate::model::date::today(),
+            foreign: None,
         }
     }
 
@@ -150,42 +155,57 @@ impl Session {
         (self.loaded.catalogue, graph)
     }
 
+    /// What loading found about the documents verify and sync read (a refused or unreadable
+    /// document fails them, never passes silently).
+    fn document_findings(&self) -> Vec<Diagnostic> {
+        let docs = load::docs::declared(&self.loaded.catalogue.config);
+        self.loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)))
+            .chain(&self.loaded.document_diagnostics)
+            .cloned()
+            .collect()
+    }
+
+    /// The templates generated regions are rendered with.
+    fn templates(&self) -> Result<crate::render::templates::Templates, String> {
+        crate::render::templates::Templates::new(self.templates.as_deref())
+    }
+
     /// The graph, built on first use.
     pub fn graph(&self) -> &Graph {
         self.graph
             .get_or_init(|| Graph::build(&self.loaded.catalogue))
     }
 
-    /// Run `stages` over the loaded catalogue, apply the ledger and normalise.
+    /// Run `stages` over the loaded catalogue, apply the ledger and normalise. Over a claims
+    /// file, verify is the one stage there is.
     pub fn findings(&self, stages: Stages) -> Result<Findings, String> {
         let cat = &self.loaded.catalogue;
-        let mut found: Vec<Diagnostic> = if stages.lint {
-            self.loaded.diagnostics.clone()
-        } else {
-            // Verify alone reports what loading found about the documents it reads (a
-            // refused or unreadable document fails verify, never passes it silently).
-            let docs = load::docs::declared(&cat.config);
-            self.loaded
-                .diagnostics
-                .iter()
-                .filter(|d| d.file.as_ref().is_some_and(|f| docs.contains(f)))
-                .chain(&self.loaded.document_diagnostics)
-                .cloned()
-                .collect()
+        let mut found: Vec<Diagnostic> = match &self.foreign {
+            Some(f) => f.verify(self, &self.templates()?),
+            None if stages.lint => self.loaded.diagnostics.clone(),
+            None => self.document_findings(),
         };
-        if stages.lint {
+        if stages.lint && self.foreign.is_none() {
             found.extend(crate::lint::run(cat, self.graph()));
         }
-        if stages.verify {
-            let templates = crate::render::templates::Templates::new(self.templates.as_deref())?;
-            found.extend(crate::claims::verify(cat, self.graph(), &templates));
+        if stages.verify && self.foreign.is_none() {
+            found.extend(crate::claims::verify(cat, self.graph(), &self.templates()?));
         }
         let coverage = if stages.lint && stages.verify {
             ledger::Coverage::Complete
         } else {
             ledger::Coverage::Partial
         };
-        Ok(settle(cat, found, &self.today, coverage))
+        let mut out = settle(cat, found, &self.today, coverage);
+        if let Some(f) = &self.foreign {
+            // The ledger's own findings are about the claims file too.
+            out.shown = out.shown.into_iter().map(|d| f.shown(d)).collect();
+            diag::normalise(&mut out.shown);
+        }
+        Ok(out)
     }
 }
 

@@ -30,11 +30,20 @@ enum Kind {
 /// Every key path in `text`, mapped to the 1-based line where it is written (the first time,
 /// if a path repeats).
 pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
+    key_positions(text)
+        .into_iter()
+        .map(|(path, (line, _))| (path, line))
+        .collect()
+}
+
+/// Every key path in `text`, mapped to the 1-based line and column where it is written (the
+/// first time, if a path repeats); a sequence item is where its node starts.
+pub fn key_positions(text: &str) -> BTreeMap<String, (usize, usize)> {
     let mut out = BTreeMap::new();
     let mut stack: Vec<Open> = Vec::new();
     let mut parser = Parser::new_from_str(text);
     while let Ok((event, mark)) = parser.next_token() {
-        let line = mark.line();
+        let line = (mark.line(), mark.col() + 1);
         match event {
             Event::StreamEnd => break,
             Event::DocumentStart => stack.clear(),
@@ -76,7 +85,11 @@ pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
 /// A value node starts at `line` (a scalar, an alias, a mapping or a sequence): the path it
 /// has in its parent, which it consumes — a mapping's pending key, a sequence's next index (the
 /// item's line recorded). A node where a mapping expects a key is a complex key and has none.
-fn node(stack: &mut [Open], line: usize, out: &mut BTreeMap<String, usize>) -> Option<String> {
+fn node(
+    stack: &mut [Open],
+    line: (usize, usize),
+    out: &mut BTreeMap<String, (usize, usize)>,
+) -> Option<String> {
     let Some(parent) = stack.last_mut() else {
         return Some(String::new());
     };
@@ -107,8 +120,8 @@ fn join(base: &str, key: &str) -> String {
     }
 }
 
-/// The line of `path` in `lines`, or of its nearest ancestor that has one.
-pub fn line_of(lines: &BTreeMap<String, usize>, path: &str) -> Option<usize> {
+/// The line (or position) of `path` in `lines`, or of its nearest ancestor that has one.
+pub fn line_of<V: Copy>(lines: &BTreeMap<String, V>, path: &str) -> Option<V> {
     let mut p = path;
     loop {
         if let Some(l) = lines.get(p) {

@@ -437,3 +437,86 @@ fn report_claims_without_a_report_or_with_a_broken_one_are_findings() {
         [("AB647".into(), "broken.json".into(), 1, String::new())]
     );
 }
+
+// ---- the pipeline: ledger and sync over a claims file ----
+
+/// The skill's count drifts; its claims file accepts the finding in its own `lint.allow`, by
+/// the document's path as the claims file's folder names it.
+fn accepted(r: &Repos, until: &str) {
+    r.edit("SKILL.md", "umfasst 120 Prüfungen", "umfasst 121 Prüfungen");
+    r.edit(
+        "claims.yaml",
+        "docs: [ SKILL.md ]",
+        &format!("docs: [ SKILL.md ]\nlint:\n  allow:\n    - code: AB613\n      file: SKILL.md\n      reason: \"die Zahl folgt mit der nächsten Fassung\"\n      until: \"{until}\""),
+    );
+}
+
+#[test]
+fn the_claims_file_s_ledger_accepts_findings_in_its_documents() {
+    let r = repos();
+    r.edit("SKILL.md", "umfasst 120 Prüfungen", "umfasst 121 Prüfungen");
+    let (v, code) = r.verify(Some(r.f.root()));
+    assert_eq!(code, 1);
+    assert_eq!(
+        loud(&v),
+        [("AB613".into(), "SKILL.md".into(), 14, String::new())]
+    );
+    let r = repos();
+    accepted(&r, "2999-12-31");
+    let (v, code) = r.verify(Some(r.f.root()));
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(loud(&v), []);
+    assert_eq!(v["summary"]["suppressed"], 1, "{v:#}");
+}
+
+#[test]
+fn an_expired_acceptance_in_a_claims_file_is_reported_there() {
+    let r = repos();
+    accepted(&r, "2020-01-01");
+    let (v, code) = r.verify(Some(r.f.root()));
+    assert_eq!(code, 1);
+    assert_eq!(
+        loud(&v),
+        [
+            ("AB613".into(), "SKILL.md".into(), 14, String::new()),
+            ("AB124".into(), "claims.yaml".into(), 12, String::new())
+        ],
+        "{v:#}"
+    );
+}
+
+#[test]
+fn sync_of_a_claims_file_fails_when_a_declared_document_is_missing() {
+    let r = repos();
+    r.f.edit(
+        "checks/FID-006.md",
+        "adoption: advisory",
+        "adoption: enforced",
+    );
+    r.edit(
+        "claims.yaml",
+        "docs: [ SKILL.md ]",
+        "docs: [ SKILL.md, FEHLT.md ]",
+    );
+    let before = std::fs::read_to_string(r.skill.join("SKILL.md")).unwrap();
+    let (v, code) = r.run(&["sync", "--claims", "claims.yaml"], Some(r.f.root()));
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(
+        loud(&v),
+        [("AB001".into(), "claims.yaml".into(), 9, String::new())],
+        "{v:#}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(r.skill.join("SKILL.md")).unwrap(),
+        before
+    );
+    // The twin: with the document declared that exists, the stale regions are rewritten.
+    r.edit(
+        "claims.yaml",
+        "docs: [ SKILL.md, FEHLT.md ]",
+        "docs: [ SKILL.md ]",
+    );
+    let (v, code) = r.run(&["sync", "--claims", "claims.yaml"], Some(r.f.root()));
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["summary"]["rewritten"], 2, "{v:#}");
+}

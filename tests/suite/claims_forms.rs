@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// The German data-fidelity fixture with one more document, `docs/STAND.md`, and the claims
 /// given appended to its catalogue.yaml.
-fn with_claims(doc: &str, claims: &str) -> Fixture {
+pub(crate) fn with_claims(doc: &str, claims: &str) -> Fixture {
     let f = Fixture::new("graph");
     f.write("docs/STAND.md", doc);
     let yaml = f.read("catalogue.yaml");
@@ -18,7 +18,7 @@ fn with_claims(doc: &str, claims: &str) -> Fixture {
 }
 
 /// (code, line) of every error and warning `verify` reports, and the exit code.
-fn verify(f: &Fixture) -> (Vec<(String, u64)>, i32, Value) {
+pub(crate) fn verify(f: &Fixture) -> (Vec<(String, u64)>, i32, Value) {
     let (v, code) = f.json_and_code(&["verify", "--format", "json"]);
     let loud = loud_in(&v)
         .into_iter()
@@ -32,11 +32,11 @@ fn verify(f: &Fixture) -> (Vec<(String, u64)>, i32, Value) {
     (loud, code, v)
 }
 
-fn l(code: &str, line: u64) -> (String, u64) {
+pub(crate) fn l(code: &str, line: u64) -> (String, u64) {
     (code.to_string(), line)
 }
 
-fn messages(v: &Value, code: &str) -> String {
+pub(crate) fn messages(v: &Value, code: &str) -> String {
     v["diagnostics"]
         .as_array()
         .unwrap()
@@ -293,7 +293,13 @@ fn strict_lists_an_ellipsis_is_an_unknown_piece() {
     let (loud, code, v) = verify(&f);
     assert_eq!(code, 1);
     assert_eq!(loud, [l("AB619", 6)], "{v:#}");
-    assert!(messages(&v, "AB619").contains("`… `FID` is not one category by itself"));
+    // The message says what the piece is and how to write it.
+    assert!(
+        messages(&v, "AB619").contains(
+            "`… `FID` is more than the category `FID`: a strict list names each category alone (write `FID`"
+        ),
+        "{v:#}"
+    );
     // Without `strict` the same list passes: the words it knows are all there.
     let lax = with_claims(&doc, &STRICT_CLAIMS.replace("    strict: [cats]\n", ""));
     assert_eq!(verify(&lax).0, []);
@@ -309,7 +315,10 @@ fn strict_lists_a_repeated_id_and_a_word_that_is_no_id() {
     assert_eq!(code, 1);
     assert_eq!(loud, [l("AB630", 10), l("AB619", 11)], "{v:#}");
     assert!(messages(&v, "AB630").contains("`FID-001` is named a second time"));
-    assert!(messages(&v, "AB619").contains("`weitere FID-006` is not one check id"));
+    assert!(
+        messages(&v, "AB619").contains("`weitere FID-006` is more than the check id `FID-006`"),
+        "{v:#}"
+    );
 }
 
 #[test]
@@ -378,7 +387,7 @@ fn comparisons_a_bound_that_no_longer_holds() {
 
 // ---- table-row claims --------------------------------------------------------------------
 
-const TABELLE: &str = "# Stand des Katalogs
+pub(crate) const TABELLE: &str = "# Stand des Katalogs
 
 ## Kategorien
 
@@ -391,7 +400,7 @@ const TABELLE: &str = "# Stand des Katalogs
 Die Tabelle zählt jede Kategorie einmal.
 ";
 
-const TABLE_CLAIM: &str = r#"  - name: kategorien-tabelle
+pub(crate) const TABLE_CLAIM: &str = r#"  - name: kategorien-tabelle
     doc: docs/STAND.md
     section: Kategorien
     table:
@@ -572,7 +581,8 @@ fn arithmetic_per_row_ranges_and_group_against_group() {
     let doc = AUSBAU.replace("| DRIFT | 5–8 | 7 / 7", "| DRIFT | 5–8 | 8 / 8");
     let (loud, _, v) = verify(&with_claims(&doc, AUSBAU_CLAIMS));
     assert_eq!(loud, [l("AB613", 7)], "{v:#}");
-    assert!(messages(&v, "AB613").contains("group `n`: the document says 8 (`8`), which must be == 7 (count(checks where category == $cat))"));
+    // The query as answered for this row, not as declared with `$cat` in it.
+    assert!(messages(&v, "AB613").contains("group `n`: the document says 8 (`8`), which must be == 7 (count(checks where category == \"DRIFT\"))"), "{v:#}");
 }
 
 #[test]
@@ -658,7 +668,7 @@ fn arithmetic_expressions_that_cannot_be_read_are_claim_errors() {
 
 // ---- rule sets ---------------------------------------------------------------------------
 
-const TRANSPORT: &str = "# Transportregeln
+pub(crate) const TRANSPORT: &str = "# Transportregeln
 
 ## Regeln für Transporte
 
@@ -671,7 +681,7 @@ Diese Tabelle führt 3 Transportregeln; die Datentreue-Skill führt 6 Regeln.
 | **3.** Sitzungen überleben Neustarts | [DRIFT-003](../checks/DRIFT-003.md) | Kein Check deckt sie ab |
 ";
 
-const TRANSPORT_TABLE: &str = r#"    - doc: docs/TRANSPORT.md
+pub(crate) const TRANSPORT_TABLE: &str = r#"    - doc: docs/TRANSPORT.md
       section: "Regeln für Transporte"
       rule_prefix: TRANSPORT
       set: transport
@@ -688,7 +698,7 @@ const SET_CLAIMS: &str = r#"  - name: regelzahl
 "#;
 
 /// The graph fixture with a second rule table, `docs/TRANSPORT.md`, in a set of its own.
-fn with_rule_sets(doc: &str, table: &str, claims: &str) -> Fixture {
+pub(crate) fn with_rule_sets(doc: &str, table: &str, claims: &str) -> Fixture {
     let f = Fixture::new("graph");
     f.write("docs/TRANSPORT.md", doc);
     let yaml = f.read("catalogue.yaml").replacen(

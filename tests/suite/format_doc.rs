@@ -125,7 +125,7 @@ fn examples_parse() {
                 let mut with_sets = claim_catalogue.clone();
                 with_sets.config.sets = config.sets.clone();
                 for claim in &config.claims {
-                    let p = auditbook::claims::claims::problems(&with_sets, claim);
+                    let p = auditbook::claims::forms::problems(&with_sets, claim);
                     assert!(p.is_empty(), "line {line}: claim `{}`: {p:?}", claim.name);
                     claims += 1;
                 }

@@ -161,3 +161,150 @@ fn an_entry_naming_neither_id_nor_file_or_a_bad_date_is_refused() {
     let bad = findings_in(&v, "AB122");
     assert_eq!(bad.len(), 2, "{v}");
 }
+
+/// Two checks with a bare date as `spec_baseline`: an AB123 warning each.
+fn with_bare_dates() -> Fixture {
+    let f = Fixture::new("clean");
+    f.edit(
+        "checks/DRIFT-001.md",
+        "spec_baseline: \"2026-07-28\"",
+        "spec_baseline: 2026-07-28",
+    );
+    f.edit(
+        "checks/FID-002.md",
+        "spec_baseline: both",
+        "spec_baseline: 2026-07-28",
+    );
+    f
+}
+
+/// (code, level, id) of every finding of `lint`.
+fn lint_findings(f: &Fixture) -> (Vec<(String, String, String)>, i32, serde_json::Value) {
+    let (v, code) = f.lint_json();
+    let found = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["level"].as_str().unwrap_or("").to_string(),
+                d["id"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    (found, code, v)
+}
+
+fn t(code: &str, level: &str, id: &str) -> (String, String, String) {
+    (code.into(), level.into(), id.into())
+}
+
+#[test]
+fn a_code_is_accepted_for_a_whole_selection_of_checks() {
+    let f = with_bare_dates();
+    let (found, _, v) = lint_findings(&f);
+    assert_eq!(
+        found,
+        [
+            t("AB123", "warning", "DRIFT-001"),
+            t("AB123", "warning", "FID-002")
+        ],
+        "{v:#}"
+    );
+    allow(
+        &f,
+        "    - code: AB123\n      where: always\n      reason: \"Der Katalog liest spec_baseline nur mit auditbook\"\n",
+    );
+    let (found, code, v) = lint_findings(&f);
+    assert_eq!((found, code), (Vec::new(), 0), "{v:#}");
+    assert_eq!(v["summary"]["suppressed"], 2, "{v:#}");
+}
+
+#[test]
+fn a_selection_accepts_only_what_it_selects_and_a_bad_one_accepts_nothing() {
+    let f = with_bare_dates();
+    allow(
+        &f,
+        "    - {code: AB123, where: 'category == \"FID\"', reason: \"nur die Datentreue\"}\n",
+    );
+    let (found, _, v) = lint_findings(&f);
+    assert_eq!(found, [t("AB123", "warning", "DRIFT-001")], "{v:#}");
+    assert_eq!(v["summary"]["suppressed"], 1, "{v:#}");
+
+    let f = with_bare_dates();
+    allow(
+        &f,
+        "    - {code: AB123, where: 'categroy == \"FID\"', reason: \"vertippt\"}\n",
+    );
+    let (v, code) = f.lint_json();
+    assert_eq!(code, 1);
+    let yaml = f.read("catalogue.yaml");
+    let line = yaml.lines().position(|l| l.contains("categroy")).unwrap() as u64 + 1;
+    assert_eq!(
+        findings_in(&v, "AB122"),
+        [("catalogue.yaml".to_string(), Some(line), None)],
+        "{v:#}"
+    );
+    assert_eq!(findings_in(&v, "AB123").len(), 2, "{v:#}");
+}
+
+#[test]
+fn a_level_per_code_applies_to_every_finding_of_it() {
+    let f = with_bare_dates();
+    let config = f.read("catalogue.yaml");
+    f.write(
+        "catalogue.yaml",
+        &format!("{config}lint:\n  levels:\n    AB123: error\n"),
+    );
+    let (found, code, v) = lint_findings(&f);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(
+        found,
+        [
+            t("AB123", "error", "DRIFT-001"),
+            t("AB123", "error", "FID-002")
+        ]
+    );
+    // The twin: kept as a note, the same findings do not fail the run.
+    f.write(
+        "catalogue.yaml",
+        &format!("{config}lint:\n  levels:\n    AB123: note\n"),
+    );
+    let (found, code, _) = lint_findings(&f);
+    assert_eq!(code, 0);
+    assert_eq!(
+        found,
+        [
+            t("AB123", "note", "DRIFT-001"),
+            t("AB123", "note", "FID-002")
+        ]
+    );
+}
+
+#[test]
+fn a_level_for_a_code_that_does_not_exist_is_refused_with_the_nearest() {
+    let f = Fixture::new("clean");
+    let config = f.read("catalogue.yaml");
+    f.write(
+        "catalogue.yaml",
+        &format!("{config}lint:\n  levels:\n    AB1233: error\n"),
+    );
+    let (v, code) = f.lint_json();
+    assert_eq!(code, 1);
+    let bad: Vec<&serde_json::Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "AB122")
+        .collect();
+    assert_eq!(bad.len(), 1, "{v:#}");
+    assert!(
+        bad[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("`AB1233`, which is no code auditbook reports; did you mean `AB123`?"),
+        "{v:#}"
+    );
+    assert_eq!(bad[0]["line"], config.lines().count() as u64 + 3);
+}

@@ -486,3 +486,72 @@ fn sync_keeps_crlf_line_endings_and_a_bom() {
         )
     );
 }
+
+/// A declared document that is missing or refused fails `sync` as it fails `verify`, and
+/// nothing is written — not even the stale region of the document that could be read.
+#[test]
+fn sync_fails_when_a_declared_document_is_missing_or_refused() {
+    for (what, docs, code) in [
+        ("missing", "fehlt.md", "AB001"),
+        ("outside the repository", "../../../etc/passwd", "AB010"),
+    ] {
+        let f = graph();
+        std::fs::create_dir(f.path(".git")).unwrap();
+        f.edit(
+            "catalogue.yaml",
+            "docs: [skills/mcp-data-fidelity/SKILL.md]",
+            &format!("docs: [skills/mcp-data-fidelity/SKILL.md, \"{docs}\"]"),
+        );
+        f.edit(
+            SKILL,
+            "| **Total** | | **13** | | |",
+            "| **Total** | | **99** | | |",
+        );
+        let before = f.read(SKILL);
+        let (v, exit) = verify(&f);
+        assert_eq!((exit, findings_in(&v, code).len()), (1, 1), "{what}: {v:#}");
+        let (v, exit) = f.json_and_code(&["sync", "--format", "json"]);
+        assert_eq!(exit, 1, "{what}: {v:#}");
+        let found = findings_in(&v, code);
+        assert_eq!(
+            found,
+            [("catalogue.yaml".to_string(), Some(26), None)],
+            "{what}: {v:#}"
+        );
+        assert_eq!(v["summary"]["written"], 0, "{what}");
+        assert_eq!(f.read(SKILL), before, "{what}: sync must write nothing");
+    }
+}
+
+/// The twins: with every declared document readable `sync` rewrites the region, and with the
+/// missing one accepted in `lint.allow` (as verify accepts it) it writes as well.
+#[test]
+fn sync_writes_when_every_declared_document_is_read_or_accepted() {
+    let f = graph();
+    f.edit(
+        SKILL,
+        "| **Total** | | **13** | | |",
+        "| **Total** | | **99** | | |",
+    );
+    let (_, exit) = f.run(&["sync"]);
+    assert_eq!(exit, 0);
+    assert!(f.read(SKILL).contains("| **Total** | | **13** | | |"));
+
+    let f = graph();
+    f.edit(
+        "catalogue.yaml",
+        "docs: [skills/mcp-data-fidelity/SKILL.md]",
+        "docs: [skills/mcp-data-fidelity/SKILL.md, fehlt.md]\nlint:\n  allow:\n    - {code: AB001, file: catalogue.yaml, reason: \"kommt mit der nächsten Fassung\"}",
+    );
+    f.edit(
+        SKILL,
+        "| **Total** | | **13** | | |",
+        "| **Total** | | **99** | | |",
+    );
+    let (v, _) = verify(&f);
+    assert_eq!(findings_in(&v, "AB001"), [], "{v:#}");
+    assert_eq!(v["summary"]["suppressed"], 1, "{v:#}");
+    let (out, exit) = f.run(&["sync"]);
+    assert_eq!(exit, 0, "{out}");
+    assert!(f.read(SKILL).contains("| **Total** | | **13** | | |"));
+}

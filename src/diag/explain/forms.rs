@@ -50,6 +50,42 @@ const HANDBUCH: (&str, Edit) = file(
 );
 const README: (&str, Edit) = file("README.md", "# Beispielkatalog\n");
 
+const NUMBERED_LIST: (&str, Edit) = file(
+    "README.md",
+    "# Beispielkatalog\n\n## Regeln\n\n1. Zahlen bleiben Zahlen\n2. Namen folgen einer Konvention\n",
+);
+const NUMBERED_HEADINGS: (&str, Edit) = file(
+    "REGELN.md",
+    "# Regeln\n\n## Regel 1 — Zahlen bleiben Zahlen\n\n## Regel 2 — Namen folgen einer Konvention\n",
+);
+const NUMBERING_CLAIM: (&str, Edit) = cat_add(
+    "docs: [README.md, REGELN.md]
+claims:
+  - name: regelliste
+    doc: README.md
+    section: Regeln
+    members:
+      read: list
+      equals: 'headings(\"^Regel (\\d+)\") in \"REGELN.md\"'
+      contiguous: true
+",
+);
+const ORDER_CLAIM: (&str, Edit) = cat(
+    "      equals: values(profile.transport)\n",
+    "      equals: values(profile.transport)\n      ordered: true\n",
+);
+const STAND_CLAIM: (&str, Edit) = cat_add(
+    "docs: [README.md]
+claims:
+  - name: stand
+    doc: README.md
+    pattern: 'Stand: (?P<n>\\d+) Prüfungen'
+    matches: 1
+    expect:
+      n: count(checks)
+",
+);
+
 /// After the expression codes: an unknown set is an expression finding.
 pub static EXPRESSION_ROWS: &[Explanation] = &[ex(
     "AB310",
@@ -178,5 +214,87 @@ The finding is at the claim over the glob, or at the `docs` line. Correct the gl
 it when the documents are gone.",
         over(&[cat_add(GLOB_CLAIM), README], VERIFY),
         over(&[cat_add(GLOB_CLAIM), README, HANDBUCH], VERIFY),
+    ),
+    ex(
+        "AB657",
+        "A set claim with `contiguous: true` holds the numbers it reads — numbered headings, a \
+numbered list, rule-number mentions — to running from the smallest to the largest without a \
+gap. Renumbering rule 2 as 3 in every place keeps every set claim equal to every other, so only \
+the gap in the numbering shows it.
+
+The finding is at the first number after the gap and names what is missing. Number the members \
+without a gap, or drop `contiguous` if the gap is deliberate.",
+        over(
+            &[
+                NUMBERING_CLAIM,
+                (
+                    "README.md",
+                    Edit::Text {
+                        text: "# Beispielkatalog\n\n## Regeln\n\n1. Zahlen bleiben Zahlen\n3. Namen folgen einer Konvention\n",
+                    },
+                ),
+                (
+                    "REGELN.md",
+                    Edit::Text {
+                        text: "# Regeln\n\n## Regel 1 — Zahlen bleiben Zahlen\n\n## Regel 3 — Namen folgen einer Konvention\n",
+                    },
+                ),
+            ],
+            VERIFY,
+        ),
+        over(&[NUMBERING_CLAIM, NUMBERED_LIST, NUMBERED_HEADINGS], VERIFY),
+    ),
+    ex(
+        "AB658",
+        "A set claim with `ordered: true` holds the members it reads to the order of the side it \
+is held to: numbers ascending, categories and a profile field's values as catalogue.yaml \
+declares them, another document's reading as it reads. Two swapped list items or headings \
+leave the set as it was, so without the order nothing would notice.
+
+The finding is at the member out of place and names the one it follows and the order expected. \
+Put the member back, or drop `ordered` if the order does not matter.",
+        over(
+            &[
+                VOCAB_CLAIM,
+                file("README.md", VOCAB_DOC),
+                ORDER_CLAIM,
+                (
+                    "README.md",
+                    Edit::Replace {
+                        find: VOCAB_LINE,
+                        with: "`dual` / `stdio-only` / `HTTP/SSE`",
+                    },
+                ),
+            ],
+            VERIFY,
+        ),
+        over(&[VOCAB_CLAIM, file("README.md", VOCAB_DOC), ORDER_CLAIM], VERIFY),
+    ),
+    ex(
+        "AB659",
+        "A claim with `matches: N` holds its pattern to matching exactly N times in the part of \
+the document it reads: one `Stand:` line, one list of the categories. A second copy of a \
+sentence is how a stale statement survives a rewrite beside the new one.
+
+A match beyond the N-th is a finding at its line, naming where the first is; fewer matches than \
+N (but some) is a finding at the claim. Remove the extra copy or restore the missing one, or \
+correct `matches`.",
+        over(
+            &[
+                STAND_CLAIM,
+                file(
+                    "README.md",
+                    "# Beispielkatalog\n\nStand: 2 Prüfungen.\n\nNachtrag — Stand: 2 Prüfungen.\n",
+                ),
+            ],
+            VERIFY,
+        ),
+        over(
+            &[
+                STAND_CLAIM,
+                file("README.md", "# Beispielkatalog\n\nStand: 2 Prüfungen.\n"),
+            ],
+            VERIFY,
+        ),
     ),
 ];

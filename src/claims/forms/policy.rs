@@ -2,20 +2,37 @@
 //! document — "ordinary advisory checks are at most a tenth of the catalogue" is
 //! `count(checks where adoption == "advisory" and severity == "medium") * 10 <= count(checks)`.
 
-use super::arith::{self, Env};
-use super::query::Scope;
+use crate::claims::arith::{self, Env};
+use crate::claims::locate::declaration_error;
+use crate::claims::memo::Memo;
+use crate::claims::query::Scope;
 use crate::diag::{codes, Diagnostic};
 use crate::model::config::ClaimDecl;
 use crate::model::Catalogue;
 use std::collections::BTreeMap;
 
-pub fn check(
-    cat: &Catalogue,
-    claim: &ClaimDecl,
-    src: &str,
-    memo: &super::memo::Memo,
-) -> Vec<Diagnostic> {
-    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+pub struct Policy;
+
+impl super::Form for Policy {
+    fn declares(&self, claim: &ClaimDecl) -> bool {
+        claim.holds.is_some()
+    }
+
+    fn check(&self, cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
+        check(cat, claim, claim.holds.as_deref().unwrap_or(""), memo)
+    }
+
+    #[cfg(any(test, feature = "internals"))]
+    fn problems(&self, _cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+        match arith::parse_policy(claim.holds.as_deref().unwrap_or("")) {
+            Err(e) => vec![e],
+            Ok(_) => Vec::new(),
+        }
+    }
+}
+
+fn check(cat: &Catalogue, claim: &ClaimDecl, src: &str, memo: &Memo) -> Vec<Diagnostic> {
+    let bad = |msg: String| declaration_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();
     if !claim.doc.is_empty()
         || !claim.pattern.is_empty()
@@ -55,7 +72,7 @@ pub fn check(
         match arith::eval(expr, &env) {
             Ok(r) if arith::holds(*bound, l, r) => {}
             Ok(r) => errors.push(
-                super::claims::config_error(
+                declaration_error(
                     cat,
                     claim,
                     &codes::CLAIM_POLICY,

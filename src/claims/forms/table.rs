@@ -6,14 +6,39 @@
 //! key the `keys` query does not select, a selected key without a row, and a total row that is
 //! not the sum of the catalogue's values are findings.
 
-use super::query::{self, Kind, Query, Scope};
-use super::{numbers, tally};
+use crate::claims::locate::{self, declaration_error, Place};
+use crate::claims::memo::Memo;
+use crate::claims::query::{self, Kind, Query, Scope};
+use crate::claims::{ids, numbers, tally};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::text::line_index::LineIndex;
 use crate::model::config::{ClaimDecl, TableClaimDecl};
 use crate::model::outline::{Row, Table};
-use crate::model::{Catalogue, Document};
+use crate::model::Catalogue;
 use std::collections::BTreeMap;
+
+pub struct TableRows;
+
+impl super::Form for TableRows {
+    fn declares(&self, claim: &ClaimDecl) -> bool {
+        claim.table.is_some()
+    }
+
+    fn check(&self, cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
+        match &claim.table {
+            Some(decl) => check(cat, claim, decl, memo),
+            None => Vec::new(),
+        }
+    }
+
+    #[cfg(any(test, feature = "internals"))]
+    fn problems(&self, cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+        claim
+            .table
+            .as_ref()
+            .map(|decl| problems(cat, decl))
+            .unwrap_or_default()
+    }
+}
 
 /// What one column's cells are held to.
 enum Column {
@@ -84,15 +109,20 @@ fn cell_column(line: &str, n: usize) -> usize {
 struct Ctx<'a> {
     cat: &'a Catalogue,
     claim: &'a ClaimDecl,
-    doc: &'a Document,
-    index: LineIndex,
+    place: Place<'a>,
+    /// The `keys` query as written.
+    keys: &'a str,
     scope: Scope,
-    memo: &'a super::memo::Memo,
+    memo: &'a Memo,
 }
 
 impl Ctx<'_> {
     fn at(&self, code: &'static Code, row: &Row, cell: usize, msg: String) -> Diagnostic {
-        let line = self.index.line(&self.doc.text, row.line).unwrap_or("");
+        let line = self
+            .place
+            .index
+            .line(&self.place.doc.text, row.line)
+            .unwrap_or("");
         Diagnostic::new(code, format!("claim `{}`: {msg}", self.claim.name))
             .file(self.claim.doc.clone())
             .at(row.line, cell_column(line, cell))
@@ -219,9 +249,9 @@ fn header_index(table: &Table, name: &str) -> Option<usize> {
 }
 
 /// What is wrong with a table claim's queries, each column tried with the first key the
-/// `keys` query selects (see `claims::problems`).
+/// `keys` query selects.
 #[cfg(any(test, feature = "internals"))]
-pub fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
+fn problems(cat: &Catalogue, decl: &TableClaimDecl) -> Vec<String> {
     let keys = match query::parse(cat, &decl.keys) {
         Ok(q) => q,
         Err(e) => return vec![e],
@@ -253,7 +283,7 @@ fn declared<'d>(
     claim: &ClaimDecl,
     decl: &'d TableClaimDecl,
 ) -> (Option<Query>, Vec<(&'d String, Column)>, Vec<Diagnostic>) {
-    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+    let bad = |msg: String| declaration_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let mut errors = Vec::new();
     if !claim.pattern.is_empty() || !claim.expect.is_empty() {
         errors.push(bad("a table claim reads the table's cells: leave out `pattern` and `expect` (a claim has either, not both)".into()));
@@ -289,15 +319,10 @@ fn declared<'d>(
 
 /// A table claim held: the table in the claim's section row by row against the catalogue's
 /// answer for each row's key, then the keys without a row and the total row.
-pub fn check(
-    cat: &Catalogue,
-    claim: &ClaimDecl,
-    decl: &TableClaimDecl,
-    memo: &super::memo::Memo,
-) -> Vec<Diagnostic> {
-    let bad = |msg: String| super::claims::config_error(cat, claim, &codes::CLAIM_INVALID, msg);
+fn check(cat: &Catalogue, claim: &ClaimDecl, decl: &TableClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
+    let bad = |msg: String| declaration_error(cat, claim, &codes::CLAIM_INVALID, msg);
     let (keys, columns, mut errors) = declared(cat, claim, decl);
-    let (doc, range, heading_line) = match super::claims::locate(cat, claim) {
+    let place = match locate::locate(cat, claim) {
         Ok(l) => l,
         Err(d) => {
             errors.extend(d);
@@ -305,18 +330,15 @@ pub fn check(
         }
     };
     let Some(keys) = keys else { return errors };
-    let index = LineIndex::new(&doc.text);
-    let last = index
-        .position(&doc.text, range.end.saturating_sub(1).max(range.start))
-        .0;
     let ctx = Ctx {
         cat,
         claim,
-        doc,
-        scope: Scope::of(doc, heading_line..=last),
-        index,
+        scope: Scope::of(place.doc, place.lines()),
+        place,
+        keys: &decl.keys,
         memo,
     };
+    let (doc, range) = (ctx.place.doc, &ctx.place.range);
     let answer = match query::eval(cat, &keys, &ctx.scope) {
         Ok(a) => a,
         Err(e) => {
@@ -336,25 +358,19 @@ pub fn check(
     if !errors.is_empty() {
         return errors;
     }
-    let where_ = match &claim.section {
-        Some(s) => format!("section \"{s}\" of `{}`", claim.doc),
-        None => format!("`{}`", claim.doc),
-    };
+    let where_ = ctx.place.described();
     let Some(table) = doc
         .outline
         .tables
         .iter()
         .find(|t| range.contains(&t.offset))
     else {
-        return vec![Diagnostic::new(
-            &codes::CLAIM_UNMATCHED,
-            format!(
-                "claim `{}`: {where_} holds no table any more, so the claim goes unchecked",
-                claim.name
-            ),
-        )
-        .file(claim.doc.clone())
-        .line(heading_line)];
+        return vec![locate::unmatched(
+            cat,
+            claim,
+            &ctx.place,
+            format!("{where_} holds no table any more, so the claim goes unchecked"),
+        )];
     };
     let mut out = Vec::new();
     let header_names: Vec<&str> = table.header.iter().map(|h| plain(&h.text)).collect();
@@ -395,10 +411,26 @@ pub fn check(
             .unwrap_or("");
         let written = plain(cell);
         if total_label.is_some_and(|t| t.eq_ignore_ascii_case(written)) {
-            total_row = Some(row);
+            match total_row {
+                // One total is held; a second would go unread.
+                Some(first) => out.push(
+                    ctx.at(
+                        &codes::CLAIM_TABLE_ROW_UNKNOWN,
+                        row,
+                        key_col,
+                        format!(
+                            "a second `{written}` row (the first is at line {}); the table has one total",
+                            first.line
+                        ),
+                    )
+                    .width(written.chars().count())
+                    .help(codes::CLAIM_TABLE_ROW_UNKNOWN.help),
+                ),
+                None => total_row = Some(row),
+            }
             continue;
         }
-        let named = super::claims::extract(cat, keys.set, &claim.doc, cell);
+        let named = ids::extract(cat, keys.set, &claim.doc, cell);
         let key = named
             .keys()
             .find(|k| answer.universe.contains(*k))
@@ -507,6 +539,16 @@ fn total(
                         });
                     }
                 }
+                // The total is over every key: the message names the column's query as
+                // declared and the keys it is summed over, not one key's query.
+                let sum = match (sum, col) {
+                    (Some(Value::Count(b, n, _)), Column::Count(src)) => Some(Value::Count(
+                        b,
+                        n,
+                        format!("the sum of `{src}` over `{}`", ctx.keys),
+                    )),
+                    (s, _) => s,
+                };
                 if let Some(sum) = sum {
                     out.extend(compare(ctx, row, *i, header, label, cell, sum));
                 }

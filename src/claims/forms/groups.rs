@@ -1,5 +1,6 @@
-//! Declared claims (`claims:` in catalogue.yaml): a pattern with named groups, matched in one
-//! section of a document, each group compared with a query over the catalogue.
+//! A pattern with named groups (the form a claim has when no other key says otherwise),
+//! matched in one section of a document, each group held to a query over the catalogue, an
+//! expression, or the catalogue's version.
 //!
 //! The pattern is matched against the section with soft line breaks read as spaces (a sentence
 //! rewrapped in the editor still matches); blank lines, list items, table rows and headings
@@ -7,64 +8,53 @@
 //! copy; `skip` blanks tables, code and block quotes first, so a pattern over running prose
 //! reads every sentence of it and nothing else.
 
-use super::numbers;
-use super::query::{self, Answer, Kind, Query, Scope, Set};
+use crate::claims::locate::{self, Place};
+use crate::claims::memo::Memo;
+use crate::claims::query::{self, Answer, Kind, Query, Scope, Set};
+use crate::claims::{arith, ids, numbers, strict};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::load::markdown;
-use crate::text::line_index::LineIndex;
 use crate::model::config::ClaimDecl;
-use crate::model::{Catalogue, Document};
+use crate::model::Catalogue;
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub fn check(cat: &Catalogue) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let memo = super::memo::Memo::default();
-    for claim in &cat.config.claims {
-        // A claim over a glob holds every file it matched (none: `globs` reports it).
-        match cat.config.doc_globs.get(&claim.doc) {
-            Some(files) => {
-                for f in files {
-                    let mut one = claim.clone();
-                    one.doc = f.clone();
-                    out.extend(check_one(cat, &one, &memo));
-                }
-            }
-            None => out.extend(check_one(cat, claim, &memo)),
-        }
+pub struct Groups;
+
+impl super::Form for Groups {
+    fn declares(&self, _claim: &ClaimDecl) -> bool {
+        true
     }
-    out
+
+    fn check(&self, cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
+        check(cat, claim, memo)
+    }
+
+    #[cfg(any(test, feature = "internals"))]
+    fn problems(&self, cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
+        problems(cat, claim)
+    }
 }
 
 /// A claim that could be compiled: its pattern, its queries and where it is matched.
 struct Compiled<'c> {
-    doc: &'c Document,
+    place: Place<'c>,
     pattern: Regex,
     queries: Vec<(String, Query)>,
     /// Groups held to an expression (`<= $n`, `count(…) / 10`, `sum("…")`).
-    exprs: Vec<(String, super::arith::Expectation)>,
+    exprs: Vec<(String, arith::Expectation)>,
     /// Groups that state the catalogue's version (`expect: {v: version}`).
     versions: Vec<String>,
-    range: std::ops::Range<usize>,
-    heading_line: usize,
-}
-
-pub(super) fn config_error(
-    cat: &Catalogue,
-    claim: &ClaimDecl,
-    code: &'static Code,
-    msg: String,
-) -> Diagnostic {
-    Diagnostic::new(code, format!("claim `{}`: {msg}", claim.name))
-        .file(crate::model::config::FILE_NAME)
-        .line(crate::graph::config_line(
-            cat,
-            &format!("name: {}", claim.name),
-        ))
 }
 
 fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>, Vec<Diagnostic>> {
-    let bad = |msg: String| vec![config_error(cat, claim, &codes::CLAIM_INVALID, msg)];
+    let bad = |msg: String| {
+        vec![locate::declaration_error(
+            cat,
+            claim,
+            &codes::CLAIM_INVALID,
+            msg,
+        )]
+    };
     let pattern = Regex::new(&claim.pattern).map_err(|e| {
         bad(format!(
             "the pattern is not a valid regular expression: {e}"
@@ -99,7 +89,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
             versions.push(group.clone());
             continue;
         }
-        if super::arith::is_expression(src) {
+        if arith::is_expression(src) {
             for name in dollar_names(src) {
                 if !groups.contains(name) {
                     errors.extend(bad(format!(
@@ -107,7 +97,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
                     )));
                 }
             }
-            match super::arith::parse(src) {
+            match arith::parse(src) {
                 Ok(e) => exprs.push((group.clone(), e)),
                 Err(e) => errors.extend(bad(format!("group `{group}`: {e}"))),
             }
@@ -136,7 +126,7 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
             )));
         }
     }
-    let (doc, range, heading_line) = match locate(cat, claim) {
+    let place = match locate::locate(cat, claim) {
         Ok(l) => l,
         Err(d) => {
             errors.extend(d);
@@ -147,108 +137,17 @@ fn compile<'c>(cat: &'c Catalogue, claim: &'c ClaimDecl) -> Result<Compiled<'c>,
         return Err(errors);
     }
     Ok(Compiled {
-        doc,
+        place,
         pattern,
         queries,
         exprs,
         versions,
-        range,
-        heading_line,
     })
 }
 
-/// The claim's document, the byte range it reads (its section, or all of it) and the line of
-/// that section's heading (1 for a whole document).
-pub(super) fn locate<'c>(
-    cat: &'c Catalogue,
-    claim: &ClaimDecl,
-) -> Result<(&'c Document, std::ops::Range<usize>, usize), Vec<Diagnostic>> {
-    if claim.doc.is_empty() {
-        return Err(vec![config_error(
-            cat,
-            claim,
-            &codes::CLAIM_INVALID,
-            "names no `doc` to read (only a policy, `holds:`, reads none)".into(),
-        )]);
-    }
-    let Some(doc) = cat.document(&claim.doc) else {
-        return Err(vec![config_error(
-            cat,
-            claim,
-            &codes::CLAIM_INVALID,
-            format!(
-                "document `{}` could not be read (see the error for that file), so the claim is not checked",
-                claim.doc
-            ),
-        )]);
-    };
-    match &claim.section {
-        None => Ok((doc, 0..doc.text.len(), 1)),
-        Some(title) => match doc.section(title) {
-            Some((idx, range)) => Ok((
-                doc,
-                range,
-                doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
-            )),
-            None => Err(vec![config_error(
-                cat,
-                claim,
-                &codes::CLAIM_SECTION_MISSING,
-                format!(
-                    "`{}` has no heading \"{title}\", so the claim goes unchecked",
-                    claim.doc
-                ),
-            )]),
-        },
-    }
-}
-
-/// A declared document `path` (not a claim's), the byte range of its section `title` (or all of
-/// it) and that section's heading line.
-pub(super) fn locate_in<'c>(
-    cat: &'c Catalogue,
-    path: &str,
-    title: Option<&str>,
-) -> Result<(&'c Document, std::ops::Range<usize>, usize), String> {
-    let Some(doc) = cat.document(path) else {
-        return Err(format!(
-            "document `{path}` could not be read (is it declared under `docs`?)"
-        ));
-    };
-    match title {
-        None => Ok((doc, 0..doc.text.len(), 1)),
-        Some(t) => doc
-            .section(t)
-            .map(|(idx, range)| {
-                (
-                    doc,
-                    range,
-                    doc.outline.headings.get(idx).map(|h| h.line).unwrap_or(1),
-                )
-            })
-            .ok_or_else(|| format!("`{path}` has no heading \"{t}\"")),
-    }
-}
-
-/// What is wrong with a claim's pattern, queries and expressions, read without its document
-/// (the examples of the format reference are held to this).
+/// What is wrong with a claim's pattern, queries and expressions, read without its document.
 #[cfg(any(test, feature = "internals"))]
-pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
-    if let Some(src) = &claim.holds {
-        return match super::arith::parse_policy(src) {
-            Err(e) => vec![e],
-            Ok(_) => Vec::new(),
-        };
-    }
-    if let Some(table) = &claim.table {
-        return super::table::problems(cat, table);
-    }
-    if let Some(m) = &claim.members {
-        return super::members::problems(claim, m);
-    }
-    if !claim.require.is_empty() {
-        return super::require::problems(cat, claim);
-    }
+fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
     let pattern = match Regex::new(&claim.pattern) {
         Ok(p) => p,
         Err(e) => return vec![format!("pattern: {e}")],
@@ -262,14 +161,14 @@ pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
         if src.trim() == "version" {
             continue;
         }
-        if super::arith::is_expression(src) {
+        if arith::is_expression(src) {
             out.extend(
                 dollar_names(src)
                     .into_iter()
                     .filter(|n| !groups.contains(n))
                     .map(|n| format!("`${n}` is not a group of the pattern")),
             );
-            if let Err(e) = super::arith::parse(src) {
+            if let Err(e) = arith::parse(src) {
                 out.push(e);
             }
         } else if let Err(e) = query::parse(cat, src) {
@@ -281,47 +180,26 @@ pub fn problems(cat: &Catalogue, claim: &ClaimDecl) -> Vec<String> {
 
 /// The group names `$NAME` refers to in an expectation.
 fn dollar_names(src: &str) -> Vec<&str> {
-    src.match_indices('$')
-        .filter_map(|(i, _)| {
-            let rest = src.get(i + 1..)?;
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            (end > 0).then(|| &rest[..end])
-        })
+    arith::group_refs(src)
+        .into_iter()
+        .map(|(_, name)| name)
+        .filter(|name| !name.is_empty())
         .collect()
 }
 
-fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Vec<Diagnostic> {
-    if let Some(policy) = &claim.holds {
-        return super::policy::check(cat, claim, policy, memo);
-    }
-    if !claim.require.is_empty() {
-        return super::require::check(cat, claim);
-    }
-    if let Some(table) = &claim.table {
-        return super::table::check(cat, claim, table, memo);
-    }
-    if let Some(m) = &claim.members {
-        return super::members::check(cat, claim, m);
-    }
+fn check(cat: &Catalogue, claim: &ClaimDecl, memo: &Memo) -> Vec<Diagnostic> {
     let c = match compile(cat, claim) {
         Ok(c) => c,
         Err(d) => return d,
     };
-    let text = &c.doc.text;
-    let index = LineIndex::new(text);
-    let first_line = index.position(text, c.range.start).0;
-    let last_line = index
-        .position(text, c.range.end.saturating_sub(1).max(c.range.start))
-        .0;
-    let scope = Scope::of(c.doc, first_line.min(c.heading_line)..=last_line);
-    let mut answers: Vec<(&str, &Query, super::memo::Shared)> = Vec::new();
+    let place = &c.place;
+    let scope = Scope::of(place.doc, place.lines());
+    let mut answers: Vec<(&str, &Query, crate::claims::memo::Shared)> = Vec::new();
     let mut out = Vec::new();
     for (group, q) in &c.queries {
         match memo.answer(cat, &q.text, &scope) {
             Ok(a) => answers.push((group, q, a)),
-            Err(e) => out.push(config_error(
+            Err(e) => out.push(locate::declaration_error(
                 cat,
                 claim,
                 &codes::CLAIM_INVALID,
@@ -332,17 +210,14 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
     if !out.is_empty() {
         return out;
     }
-    let section = text.get(c.range.clone()).unwrap_or("");
-    let hay = unwrap_soft_breaks(&super::skip::blank(section, &claim.skip));
-    let where_ = match &claim.section {
-        Some(s) => format!("section \"{s}\" of `{}`", claim.doc),
-        None => format!("`{}`", claim.doc),
-    };
-    let mut matched = false;
+    let section = place.text();
+    let hay = place.hay(&claim.skip);
+    let where_ = place.described();
+    let mut starts = Vec::new();
     for caps in c.pattern.captures_iter(&hay) {
-        matched = true;
         let Some(whole) = caps.get(0) else { continue };
-        let (mline, _) = index.position(text, c.range.start + whole.start());
+        starts.push(place.range.start + whole.start());
+        let (mline, _) = place.position(place.range.start + whole.start());
         let mut id_groups: Vec<IdGroup> = Vec::new();
         for (group, q, answer) in &answers {
             let answer = &answer.1;
@@ -357,16 +232,9 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                 );
                 continue;
             };
-            let abs = c.range.start + m.start();
-            let (line, col) = index.position(text, abs);
+            let abs = place.range.start + m.start();
             let here = |code: &'static Code, msg: String| {
-                Diagnostic::new(
-                    code,
-                    format!("claim `{}`, group `{group}`: {msg}", claim.name),
-                )
-                .file(claim.doc.clone())
-                .at(line, col)
-                .width(m.as_str().chars().count())
+                place.at_group(claim, group, (abs, m.as_str()), code, msg)
             };
             let written = &section[m.range()];
             match q.kind {
@@ -388,35 +256,34 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                     }
                 }
                 Kind::Ids if claim.strict.iter().any(|g| g == group) => {
-                    for (off, piece, problem) in super::strict::check(written, |p| {
-                        extract(cat, q.set, &claim.doc, p).into_keys().collect()
+                    for (off, piece, problem) in strict::check(written, |p| {
+                        ids::extract(cat, q.set, &claim.doc, p).into_keys().collect()
                     }) {
-                        let (line, col) = index.position(text, abs + off);
                         let (code, msg) = match problem {
-                            super::strict::Problem::Unknown(p) => (
+                            strict::Problem::Unknown(p) => (
                                 &codes::CLAIM_LIST_UNKNOWN,
-                                format!("`{p}` is not one {} by itself; a strict list names each member alone", member_word(q.set)),
+                                unknown_piece(
+                                    &p,
+                                    ids::extract(cat, q.set, &claim.doc, &p).into_keys().collect(),
+                                    member_word(q.set),
+                                ),
                             ),
-                            super::strict::Problem::Repeated(id) => (
+                            strict::Problem::Repeated(id) => (
                                 &codes::CLAIM_LIST_REPEATED,
                                 format!("`{id}` is named a second time in this list"),
                             ),
                         };
                         out.push(
-                            Diagnostic::new(
-                                code,
-                                format!("claim `{}`, group `{group}`: {msg}", claim.name),
-                            )
-                            .file(claim.doc.clone())
-                            .at(line, col)
-                            .width(piece.chars().count()),
+                            place
+                                .at_group(claim, group, (abs + off, piece), code, msg)
+                                .help(code.help),
                         );
                     }
                     id_groups.push(IdGroup {
                         group,
                         query: q,
                         answer,
-                        found: extract(cat, q.set, &claim.doc, written),
+                        found: ids::extract(cat, q.set, &claim.doc, written),
                         offset: abs,
                     });
                 }
@@ -424,7 +291,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                     group,
                     query: q,
                     answer,
-                    found: extract(cat, q.set, &claim.doc, written),
+                    found: ids::extract(cat, q.set, &claim.doc, written),
                     offset: abs,
                 }),
             }
@@ -436,18 +303,16 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
             let written = m.as_str().trim();
             let bare = written.strip_prefix(['v', 'V']).unwrap_or(written);
             if bare != want.strip_prefix(['v', 'V']).unwrap_or(want) {
-                let (line, col) = index.position(text, c.range.start + m.start());
                 out.push(
-                    Diagnostic::new(
-                        &codes::CLAIM_VERSION,
-                        format!(
-                            "claim `{}`, group `{group}`: the document says version `{written}`, catalogue.yaml says `{want}`",
-                            claim.name
-                        ),
-                    )
-                    .file(claim.doc.clone())
-                    .at(line, col)
-                    .width(written.chars().count()),
+                    place
+                        .at_group(
+                            claim,
+                            group,
+                            (place.range.start + m.start(), written),
+                            &codes::CLAIM_VERSION,
+                            format!("the document says version `{written}`, catalogue.yaml says `{want}`"),
+                        )
+                        .help(codes::CLAIM_VERSION.help),
                 );
             }
         }
@@ -461,7 +326,7 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
                         .map(|m| (n.to_string(), m.as_str().to_string()))
                 })
                 .collect();
-            let env = super::arith::Env {
+            let env = arith::Env {
                 cat,
                 scope: &scope,
                 groups: &texts,
@@ -470,55 +335,46 @@ fn check_one(cat: &Catalogue, claim: &ClaimDecl, memo: &super::memo::Memo) -> Ve
             };
             for (group, e) in &c.exprs {
                 let Some(m) = caps.name(group) else { continue };
-                let (line, col) = index.position(text, c.range.start + m.start());
                 out.extend(expression_findings(
+                    place,
                     claim,
                     group,
                     e,
                     &env,
-                    m.as_str(),
-                    (line, col),
+                    (place.range.start + m.start(), m.as_str()),
                 ));
             }
         }
         // In document order, so "listed under both" points at the second place.
         id_groups.sort_by_key(|g| g.offset);
-        out.extend(compare_ids(cat, claim, text, &index, &id_groups));
+        out.extend(compare_ids(cat, claim, place, &id_groups));
     }
-    if !matched {
-        out.push(
-            Diagnostic::new(
-                &codes::CLAIM_UNMATCHED,
-                format!(
-                    "claim `{}`: the pattern no longer matches in {where_} — reworded? this claim would go unchecked",
-                    claim.name
-                ),
-            )
-            .file(claim.doc.clone())
-            .line(c.heading_line),
-        );
+    if starts.is_empty() {
+        out.push(locate::unmatched(
+            cat,
+            claim,
+            place,
+            format!("the pattern no longer matches in {where_} — reworded? this claim would go unchecked"),
+        ));
     }
+    out.extend(locate::match_count(cat, claim, place, &starts));
     out
 }
 
 /// A group held to an expression: the number it states against each part.
 fn expression_findings(
+    place: &Place<'_>,
     claim: &ClaimDecl,
     group: &str,
-    e: &super::arith::Expectation,
-    env: &super::arith::Env<'_>,
-    written: &str,
-    (line, col): (usize, usize),
+    e: &arith::Expectation,
+    env: &arith::Env<'_>,
+    (offset, written): (usize, &str),
 ) -> Vec<Diagnostic> {
     let here = |code: &'static Code, msg: String| {
-        Diagnostic::new(
-            code,
-            format!("claim `{}`, group `{group}`: {msg}", claim.name),
-        )
-        .file(claim.doc.clone())
-        .at(line, col)
-        .width(written.chars().count())
+        place.at_group(claim, group, (offset, written), code, msg)
     };
+    // The expectation as answered for this match (`$cat` bound to what the match read).
+    let text = arith::shown(&e.text, env.groups);
     let n = match numbers::read(written) {
         Ok(n) => n as f64,
         Err(numbers::Unreadable(w)) => {
@@ -526,37 +382,38 @@ fn expression_findings(
                 &codes::CLAIM_NUMBER_UNREADABLE,
                 format!(
                     "`{w}` is not a number auditbook can read (held to `{}`)",
-                    e.text
+                    text
                 ),
             )]
         }
     };
     let mut out = Vec::new();
     for (bound, expr) in &e.parts {
-        match super::arith::eval(expr, env) {
-            Ok(v) if super::arith::holds(*bound, n, v) => {}
+        match arith::eval(expr, env) {
+            Ok(v) if arith::holds(*bound, n, v) => {}
             Ok(v) => out.push(
                 here(
                     &codes::CLAIM_COUNT,
                     format!(
                         "the document says {} (`{}`), which must be {} {} ({})",
-                        super::arith::show(n),
+                        arith::show(n),
                         written.trim(),
                         bound.as_str(),
-                        super::arith::show(v),
-                        e.text
+                        arith::show(v),
+                        text
                     ),
                 )
                 .help(format!(
                     "the catalogue gives {}: correct the number, or the claim if the sentence means something else",
-                    super::arith::show(v)
+                    arith::show(v)
                 )),
             ),
             Err(msg) => out.push(
                 here(
                     &codes::CLAIM_INVALID,
-                    format!("`{}` cannot be evaluated for this match: {msg}", e.text),
-                ),
+                    format!("`{}` cannot be evaluated for this match: {msg}", text),
+                )
+                .help(codes::CLAIM_INVALID.help),
             ),
         }
     }
@@ -578,14 +435,13 @@ struct IdGroup<'a> {
 fn compare_ids(
     cat: &Catalogue,
     claim: &ClaimDecl,
-    text: &str,
-    index: &LineIndex,
+    place: &Place<'_>,
     groups: &[IdGroup<'_>],
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let at = |g: &IdGroup<'_>, id: &str, code: &'static Code, msg: String| {
         let off = g.offset + g.found.get(id).copied().unwrap_or(0);
-        let (line, col) = index.position(text, off);
+        let (line, col) = place.position(off);
         Diagnostic::new(
             code,
             format!("claim `{}`, group `{}`: {msg}", claim.name, g.group),
@@ -672,7 +528,7 @@ fn compare_ids(
             if groups.iter().any(|h| h.found.contains_key(id)) {
                 continue;
             }
-            let (line, col) = index.position(text, g.offset);
+            let (line, col) = place.position(g.offset);
             out.push(
                 Diagnostic::new(
                     &codes::CLAIM_ID_MISSING,
@@ -695,6 +551,29 @@ fn compare_ids(
         }
     }
     out
+}
+
+/// What is wrong with a piece of a strict list that is not one member by itself, said so
+/// that the fix follows: it names none, one with something else around it, or several.
+fn unknown_piece(piece: &str, named: Vec<String>, word: &str) -> String {
+    let separators = "`,`, `;`, `/`, `und`, `and`";
+    let words = match word.strip_suffix('y') {
+        Some(stem) => format!("{stem}ies"),
+        None => format!("{word}s"),
+    };
+    match named.as_slice() {
+        [] => format!(
+            "`{piece}` names no {word}: a strict list holds {words} only, each by itself, separated by {separators}"
+        ),
+        [one] => format!(
+            "`{piece}` is more than the {word} `{one}`: a strict list names each {word} alone (write `{one}`, and anything else outside the list)"
+        ),
+        many => format!(
+            "`{piece}` names {} {words} in one piece ({}): separate them with {separators}",
+            many.len(),
+            many.join(", ")
+        ),
+    }
 }
 
 fn member_word(set: Set) -> &'static str {
@@ -726,95 +605,3 @@ fn why_unknown(cat: &Catalogue, set: Set, id: &str) -> String {
     }
 }
 
-/// The ids a group's text names: check ids as links and mentions are read everywhere else,
-/// category prefixes as words, rule ids as `PREFIX-N` with a known rule prefix.
-pub(super) fn extract(
-    cat: &Catalogue,
-    set: Set,
-    doc: &str,
-    written: &str,
-) -> BTreeMap<String, usize> {
-    let mut found = BTreeMap::new();
-    if set.holds_check_ids() {
-        let link_rules = markdown::LinkRules::of(cat);
-        let rules = link_rules.with(&cat.categories);
-        for r in markdown::outline(written, 1, doc, &rules, None).references {
-            let off = written.find(r.target.as_str()).unwrap_or(0);
-            found.entry(r.target.to_string()).or_insert(off);
-        }
-        return found;
-    }
-    let prefixes: BTreeSet<&str> = cat
-        .rules
-        .iter()
-        .filter_map(|r| r.id.rsplit_once('-').map(|(p, _)| p))
-        .collect();
-    for (off, tok) in words(written) {
-        let keep = match set {
-            Set::Categories => cat.is_category(tok),
-            _ => tok.rsplit_once('-').is_some_and(|(p, n)| {
-                prefixes.contains(p) && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
-            }),
-        };
-        if keep {
-            found.entry(tok.to_string()).or_insert(off);
-        }
-    }
-    found
-}
-
-fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
-    std::iter::once(0)
-        .chain(
-            s.match_indices(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
-                .map(|(i, d)| i + d.len()),
-        )
-        .filter_map(move |start| {
-            let rest = s.get(start..)?;
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
-                .unwrap_or(rest.len());
-            (end > 0).then(|| (start, &rest[..end]))
-        })
-}
-
-/// Soft line breaks become spaces, byte for byte, so offsets stay those of the document.
-pub(crate) fn unwrap_soft_breaks(s: &str) -> String {
-    let lines: Vec<&str> = s.split('\n').collect();
-    let mut out = String::with_capacity(s.len());
-    for (i, l) in lines.iter().enumerate() {
-        out.push_str(l);
-        let Some(next) = lines.get(i + 1) else { break };
-        let n = next.trim_start();
-        let block_start = n.is_empty()
-            || l.trim().is_empty()
-            || n.starts_with(['|', '#', '>', '-', '*', '+'])
-            || n.starts_with("```")
-            || n.starts_with("<!--")
-            || n.split_once(". ")
-                .is_some_and(|(d, _)| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
-        out.push(if block_start { '\n' } else { ' ' });
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn soft_breaks_join_but_blocks_stay_apart() {
-        let s = "a sentence\nwrapped here.\n\n- item\n| x |\n1. one\ntext";
-        let u = unwrap_soft_breaks(s);
-        assert_eq!(u.len(), s.len());
-        assert_eq!(u, "a sentence wrapped here.\n\n- item\n| x |\n1. one text");
-    }
-
-    #[test]
-    fn words_with_offsets() {
-        let w: Vec<_> = words("FID und `DRIFT`, FIDELITY-12.").collect();
-        assert!(w.contains(&(0, "FID")));
-        assert!(w.contains(&(9, "DRIFT")));
-        assert!(w.contains(&(17, "FIDELITY-12")));
-    }
-}
