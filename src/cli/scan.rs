@@ -79,7 +79,7 @@ pub fn scan_tree(
     )))?;
     let (ids, _) = super::probe::applicable(cat, &checked.profile);
     let decisions = triage::Decisions::of_results(existing);
-    Ok(scan::scan(cat, &ids, &t, &decisions, today))
+    Ok(scan::scan(cat, &ids, &t, &decisions, today, None))
 }
 
 pub fn run(cli: &Cli, args: &ScanArgs) -> Result<u8, Failure> {

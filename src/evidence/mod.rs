@@ -13,8 +13,10 @@
 //! Servers auditbook starts are someone else's code: `sandbox` starts them, bounded.
 //! Everything a server sends is quoted through `untrusted` before it is shown anywhere.
 
+pub mod catch;
 pub mod conformance;
 pub mod merge;
+pub mod package;
 pub mod probe;
 pub mod sandbox;
 pub mod scan;

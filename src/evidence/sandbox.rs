@@ -33,6 +33,18 @@ pub struct Policy {
     pub env: Vec<(String, String)>,
     /// Where bubblewrap is looked for (tests point it elsewhere).
     pub bwrap: Option<PathBuf>,
+    /// A loopback proxy to start beside the server, inside its sandbox (so the server can
+    /// reach it): what it catches goes to `catch`'s file, and the server's `HTTP_PROXY` and
+    /// `HTTPS_PROXY` point at it.
+    pub catch: Option<Catch>,
+}
+
+/// The proxy that catches a started server's upstream requests (`auditbook catch-proxy`).
+#[derive(Clone, Debug)]
+pub struct Catch {
+    pub port: u16,
+    /// Where the caught requests are written; its folder is writable inside the sandbox.
+    pub file: PathBuf,
 }
 
 impl Default for Policy {
@@ -42,6 +54,7 @@ impl Default for Policy {
             memory_bytes: MEMORY_BYTES,
             env: Vec::new(),
             bwrap: None,
+            catch: None,
         }
     }
 }
@@ -75,7 +88,7 @@ fn find_bwrap(policy: &Policy) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn bwrap_args(bwrap: &Path, scratch: &Path) -> Vec<String> {
+fn bwrap_args(bwrap: &Path, scratch: &Path, writable: &[PathBuf]) -> Vec<String> {
     let s = scratch.display().to_string();
     let mut a: Vec<String> = vec![bwrap.display().to_string()];
     a.extend(
@@ -105,6 +118,10 @@ fn bwrap_args(bwrap: &Path, scratch: &Path) -> Vec<String> {
         a.extend(["--ro-bind".to_string(), c.clone(), c.clone()]);
     }
     a.extend(["--bind".to_string(), s.clone(), s]);
+    for w in writable {
+        let w = w.display().to_string();
+        a.extend(["--bind".to_string(), w.clone(), w]);
+    }
     if let Some(c) = cwd {
         a.extend(["--chdir".to_string(), c]);
     }
@@ -116,10 +133,25 @@ impl Launch {
     /// Prepare `sh -c CMD` under `policy`. `Err` when the policy requires a sandbox and none
     /// can be had, or the scratch folder cannot be made.
     pub fn shell(cmd: &str, policy: &Policy) -> Result<Launch, String> {
-        Launch::argv(
-            &["sh".to_string(), "-c".to_string(), cmd.to_string()],
-            policy,
-        )
+        let cmd = match &policy.catch {
+            None => cmd.to_string(),
+            Some(c) => {
+                let me = std::env::current_exe().map_err(|e| {
+                    format!("cannot find auditbook's own program for the catching proxy: {e}")
+                })?;
+                // The proxy starts first, in the same process group (killed with the server);
+                // the server starts once the proxy has written its authority's certificate,
+                // which it does when it listens (at most 5 s later).
+                format!(
+                    "'{}' catch-proxy --port {} --out '{}' & i=0; while [ ! -s '{}' ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; {cmd}",
+                    me.display(),
+                    c.port,
+                    c.file.display(),
+                    super::catch::authority_file(&c.file).display()
+                )
+            }
+        };
+        Launch::argv(&["sh".to_string(), "-c".to_string(), cmd], policy)
     }
 
     /// Prepare a program with its arguments under `policy`.
@@ -142,6 +174,9 @@ impl Launch {
             ("TMPDIR".to_string(), dir.join("tmp").display().to_string()),
         ];
         env.extend(policy.env.iter().cloned());
+        if let Some(c) = &policy.catch {
+            env.extend(super::catch::environment(c.port, &c.file));
+        }
         let (full, used) = match (policy.mode, find_bwrap(policy)) {
             (Mode::Off, _) => (
                 argv.to_vec(),
@@ -151,7 +186,12 @@ impl Launch {
                 },
             ),
             (_, Some(b)) => {
-                let mut a = bwrap_args(&b, &dir);
+                let writable: Vec<PathBuf> = policy
+                    .catch
+                    .iter()
+                    .filter_map(|c| c.file.parent().map(Path::to_path_buf))
+                    .collect();
+                let mut a = bwrap_args(&b, &dir, &writable);
                 a.extend(argv.iter().cloned());
                 (
                     a,
@@ -183,6 +223,23 @@ impl Launch {
         })
     }
 
+    /// The same command for a caller without a runtime.
+    pub fn std_command(&self) -> std::process::Command {
+        use std::os::unix::process::CommandExt;
+        let mut c = std::process::Command::new(&self.argv[0]);
+        c.args(&self.argv[1..]);
+        for (k, v) in &self.env {
+            c.env(k, v);
+        }
+        c.process_group(0);
+        let limit = self.memory_bytes;
+        // SAFETY: setrlimit is async-signal-safe and touches only the child being started.
+        unsafe {
+            c.pre_exec(move || limit_memory(limit));
+        }
+        c
+    }
+
     /// The command to spawn: its own process group, the memory bound set before exec.
     pub fn command(&self) -> tokio::process::Command {
         let mut c = tokio::process::Command::new(&self.argv[0]);
@@ -194,19 +251,23 @@ impl Launch {
         let limit = self.memory_bytes;
         // SAFETY: setrlimit is async-signal-safe and touches only the child being started.
         unsafe {
-            c.pre_exec(move || {
-                let l = libc::rlimit {
-                    rlim_cur: limit as libc::rlim_t,
-                    rlim_max: limit as libc::rlim_t,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &l) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
+            c.pre_exec(move || limit_memory(limit));
         }
         c
     }
+}
+
+/// Bound the address space of the process about to exec (called between fork and exec).
+fn limit_memory(limit: u64) -> std::io::Result<()> {
+    let l = libc::rlimit {
+        rlim_cur: limit as libc::rlim_t,
+        rlim_max: limit as libc::rlim_t,
+    };
+    // SAFETY: setrlimit only reads the struct passed; it is async-signal-safe.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &l) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

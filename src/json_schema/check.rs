@@ -80,7 +80,7 @@ fn field(cat: &Catalogue, f: &CheckField) -> Value {
             "items": {"type": "object", "required": ["id"], "properties": {
                 "id": {"type": "string"},
                 "language": {"enum": crate::model::scan::Language::ALL.iter().map(|l| l.as_str()).collect::<Vec<_>>()},
-                "fact": {"enum": ["dependency-upper-bound", "lockfile", "file-present"]},
+                "fact": {"enum": ["dependency-upper-bound", "lockfile", "file-present", "package-imports", "package-starts", "package-current", "package-user-agent"]},
                 "rule": {"type": "object"},
                 "records": {"enum": ["fail", "partial", "not_verified"]},
                 "match": {"enum": ["proof", "signal"]},

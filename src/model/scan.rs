@@ -128,6 +128,15 @@ pub enum Fact {
     Lockfile,
     /// None of the files `paths` (globs) exists.
     FilePresent { paths: Vec<String> },
+    /// The installed package does not import in a fresh environment (root package first).
+    PackageImports,
+    /// The installed console script does not start, answer an MCP request and stay up.
+    PackageStarts,
+    /// The installed version is yanked, or a newer release exists on the index.
+    PackageCurrent,
+    /// The User-Agent the running server sends upstream names another version than the one
+    /// installed.
+    PackageUserAgent,
 }
 
 impl Fact {
@@ -136,7 +145,22 @@ impl Fact {
             Fact::DependencyUpperBound { .. } => "dependency-upper-bound",
             Fact::Lockfile => "lockfile",
             Fact::FilePresent { .. } => "file-present",
+            Fact::PackageImports => "package-imports",
+            Fact::PackageStarts => "package-starts",
+            Fact::PackageCurrent => "package-current",
+            Fact::PackageUserAgent => "package-user-agent",
         }
+    }
+
+    /// Whether the fact needs an installed package (`auditbook collect --package`).
+    pub fn of_package(&self) -> bool {
+        matches!(
+            self,
+            Fact::PackageImports
+                | Fact::PackageStarts
+                | Fact::PackageCurrent
+                | Fact::PackageUserAgent
+        )
     }
 }
 
@@ -422,6 +446,10 @@ fn fact(
                 .map(|s| s.to_ascii_lowercase()),
         },
         Some("lockfile") => Fact::Lockfile,
+        Some("package-imports") => Fact::PackageImports,
+        Some("package-starts") => Fact::PackageStarts,
+        Some("package-current") => Fact::PackageCurrent,
+        Some("package-user-agent") => Fact::PackageUserAgent,
         Some("file-present") => {
             let paths: Option<Vec<String>> = match m.get("paths") {
                 Some(Value::Sequence(s)) if !s.is_empty() => {
@@ -446,10 +474,25 @@ fn fact(
         }
         other => {
             let name = other.unwrap_or("");
-            let facts = ["dependency-upper-bound", "lockfile", "file-present"];
+            let facts = [
+                "dependency-upper-bound",
+                "lockfile",
+                "file-present",
+                "package-imports",
+                "package-starts",
+                "package-current",
+                "package-user-agent",
+            ];
             let help = crate::text::suggest::did_you_mean(name, facts.iter().copied())
                 .unwrap_or_else(|| {
-                    "the file facts are `dependency-upper-bound`, `lockfile`, `file-present`".into()
+                    format!(
+                        "the file facts are {}",
+                        facts
+                            .iter()
+                            .map(|f| format!("`{f}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 });
             problems.push(problem(
                 format!("{at}.fact"),

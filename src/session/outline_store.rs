@@ -49,16 +49,7 @@ impl OutlineStore {
 }
 
 fn cache_dir() -> Option<PathBuf> {
-    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
-    if let Some(d) = std::env::var_os("AUDITBOOK_CACHE_DIR").and_then(absolute) {
-        return Some(d);
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").and_then(absolute) {
-        return Some(d.join("auditbook"));
-    }
-    std::env::var_os("HOME")
-        .and_then(absolute)
-        .map(|h| h.join(".cache").join("auditbook"))
+    crate::write::cache_root()
 }
 
 /// The file if it is a regular file itself (not a link, FIFO or device; checked again on the

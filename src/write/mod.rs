@@ -56,6 +56,23 @@ pub fn dir(dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
+/// The user's cache directory for auditbook: `AUDITBOOK_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/auditbook`, else `~/.cache/auditbook` (absolute paths only). Outlines and
+/// installed packages are kept there, never in a catalogue or a server's tree.
+pub fn cache_root() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
+    if let Some(d) = std::env::var_os("AUDITBOOK_CACHE_DIR").and_then(absolute) {
+        return Some(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").and_then(absolute) {
+        return Some(d.join("auditbook"));
+    }
+    std::env::var_os("HOME")
+        .and_then(absolute)
+        .map(|h| h.join(".cache").join("auditbook"))
+}
+
 /// A file of the user's cache (outlines kept between runs), written atomically (`0600`, not
 /// flushed to disk: a torn file fails its own checksum) into a directory made private to the
 /// user. Only a regular file or nothing is replaced: a symlink,

@@ -248,7 +248,119 @@ const LOCKFILES: &[&str] = &[
     "packages.lock.json",
 ];
 
-pub fn look(tree: &Tree, check: &str, rule: &str, fact: &Fact) -> Looked {
+/// What an installed package showed, for the facts about it (`evidence::package` gathers it).
+#[derive(Clone, Debug, Default)]
+pub struct Artifact {
+    pub name: String,
+    pub version: String,
+    /// Each top-level module, root package first, and why it failed to import.
+    pub imports: Vec<(String, Result<(), String>)>,
+    /// Whether the console script started, answered MCP and stayed up (the probe's reach).
+    pub starts: Option<Result<String, String>>,
+    /// Whether the installed version is the newest release and not yanked.
+    pub current: Option<Result<String, String>>,
+    /// The User-Agents the running server sent upstream; `None` when none was caught.
+    pub user_agents: Option<Vec<String>>,
+}
+
+fn undecided(why: String) -> Looked {
+    Looked {
+        findings: Vec::new(),
+        read: vec![why],
+        decided: false,
+    }
+}
+
+/// A fact about the installed package.
+fn package(check: &str, rule: &str, fact: &Fact, a: Option<&Artifact>) -> Looked {
+    let Some(a) = a else {
+        return undecided(format!(
+            "`{}` needs an installed package: `auditbook collect --package …`",
+            fact.name()
+        ));
+    };
+    let finding = |code: String| Finding {
+        check: check.to_string(),
+        rule: rule.to_string(),
+        file: format!("{}=={}", a.name, a.version),
+        line: 1,
+        column: 1,
+        fingerprint: super::code::fingerprint(check, rule, &a.name, &code),
+        code: untrusted::quote(&code, 200),
+    };
+    let decided = |findings: Vec<Finding>, read: Vec<String>| Looked {
+        findings,
+        read,
+        decided: true,
+    };
+    match fact {
+        Fact::PackageImports => {
+            if a.imports.is_empty() {
+                return undecided(format!("{} {} names no module to import", a.name, a.version));
+            }
+            let findings = a
+                .imports
+                .iter()
+                .filter_map(|(m, r)| r.as_ref().err().map(|e| finding(format!("import {m}: {e}"))))
+                .collect();
+            let read = a
+                .imports
+                .iter()
+                .filter(|(_, r)| r.is_ok())
+                .map(|(m, _)| format!("`import {m}` works in a fresh environment with {} {}", a.name, a.version))
+                .collect();
+            decided(findings, read)
+        }
+        Fact::PackageStarts => match &a.starts {
+            None => undecided(format!("{} {} installs no console script to start", a.name, a.version)),
+            Some(Ok(how)) => decided(Vec::new(), vec![how.clone()]),
+            Some(Err(why)) => decided(vec![finding(why.clone())], Vec::new()),
+        },
+        Fact::PackageCurrent => match &a.current {
+            None => undecided("the package index could not be asked; whether the release is current stays open".into()),
+            Some(Ok(line)) => decided(Vec::new(), vec![line.clone()]),
+            Some(Err(line)) => decided(vec![finding(line.clone())], Vec::new()),
+        },
+        Fact::PackageUserAgent => match &a.user_agents {
+            None => undecided("no upstream request was caught, so the User-Agent on the wire was not seen".into()),
+            Some(uas) if uas.is_empty() => undecided("upstream requests were caught, but none carried a User-Agent (HTTPS tunnels hide it)".into()),
+            Some(uas) => {
+                let name = a.name.to_ascii_lowercase().replace('_', "-");
+                let mut findings = Vec::new();
+                let mut read = Vec::new();
+                for ua in uas {
+                    let lower = ua.to_ascii_lowercase().replace('_', "-");
+                    let announced = lower
+                        .split_whitespace()
+                        .find_map(|tok| tok.strip_prefix(&format!("{name}/")))
+                        .map(|v| v.trim_end_matches([';', ')', ',']).to_string());
+                    match announced {
+                        Some(v) if v != a.version => findings.push(finding(format!(
+                            "User-Agent `{}` announces {v}; the installed version is {}",
+                            untrusted::value(ua),
+                            a.version
+                        ))),
+                        Some(_) => read.push(format!("User-Agent `{}` names the installed version", untrusted::value(ua))),
+                        None => read.push(format!("User-Agent `{}` names no version of {}", untrusted::value(ua), a.name)),
+                    }
+                }
+                decided(findings, read)
+            }
+        },
+        _ => undecided(String::new()),
+    }
+}
+
+pub fn look(
+    tree: &Tree,
+    check: &str,
+    rule: &str,
+    fact: &Fact,
+    artifact: Option<&Artifact>,
+) -> Looked {
+    if fact.of_package() {
+        return package(check, rule, fact, artifact);
+    }
     let finding = |file: &str, line: usize, code: String| Finding {
         check: check.to_string(),
         rule: rule.to_string(),
@@ -357,6 +469,7 @@ pub fn look(tree: &Tree, check: &str, rule: &str, fact: &Fact) -> Looked {
                 }
             }
         }
+        _ => undecided(String::new()),
     }
 }
 

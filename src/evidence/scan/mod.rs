@@ -50,6 +50,8 @@ impl Finding {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scanned {
     pub id: String,
+    /// `scan`, `package`, or both joined by `+`.
+    pub source: String,
     pub status: &'static str,
     pub evidence: Vec<String>,
     pub cites: Vec<String>,
@@ -77,6 +79,7 @@ pub fn scan(
     tree: &Tree,
     decisions: &Decisions,
     today: &str,
+    artifact: Option<&facts::Artifact>,
 ) -> Scan {
     let checks: Vec<&crate::model::Check> = ids
         .iter()
@@ -105,11 +108,13 @@ pub fn scan(
         let mut covers_all = true;
         let mut covered: BTreeSet<Language> = BTreeSet::new();
         let mut has_code = false;
+        let mut sources: BTreeSet<&'static str> = BTreeSet::new();
         for r in c.scan() {
             covers_all &= r.covers == Covers::All;
             let (mine, read, decided): (Vec<Finding>, Vec<String>, bool) = match &r.body {
                 Body::Code { language, .. } => {
                     has_code = true;
+                    sources.insert(SOURCE);
                     for l in Language::ALL {
                         if language.covers(l) {
                             covered.insert(l);
@@ -134,7 +139,12 @@ pub fn scan(
                     (mine, read, n > 0)
                 }
                 Body::Fact(f) => {
-                    let looked = facts::look(tree, c.id.as_str(), &r.id, f);
+                    if f.of_package() {
+                        sources.insert("package");
+                    } else {
+                        sources.insert(SOURCE);
+                    }
+                    let looked = facts::look(tree, c.id.as_str(), &r.id, f, artifact);
                     all_findings.extend(looked.findings.iter().cloned());
                     let read = looked
                         .read
@@ -268,7 +278,14 @@ pub fn scan(
             .iter()
             .map(|s| format!("{} <{}>", s.label, s.url))
             .collect();
+        let source = crate::evidence::merge::SOURCES
+            .iter()
+            .filter(|s| sources.contains(*s))
+            .copied()
+            .collect::<Vec<_>>()
+            .join("+");
         scanned.push(Scanned {
+            source,
             id: c.id.to_string(),
             status,
             evidence: lines,
@@ -306,7 +323,7 @@ pub fn contribution(s: &Scan) -> Contribution {
                     "evidence": c.evidence,
                     "cites": c.cites,
                     "note": c.note,
-                    "source": SOURCE,
+                    "source": c.source,
                     "digest": s.digest,
                 }),
             )

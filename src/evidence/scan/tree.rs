@@ -107,47 +107,59 @@ fn rel(root: &Path, p: &Path) -> String {
 
 /// Read the tree below `root`.
 pub fn read(root: &Path) -> std::io::Result<Tree> {
-    if !std::fs::symlink_metadata(root)?.is_dir() {
-        return Err(std::io::Error::other(format!(
-            "`{}` is not a folder",
-            root.display()
-        )));
-    }
-    let mut paths = Vec::new();
-    let mut skipped = Vec::new();
-    walk(root, root, 0, &mut paths, &mut skipped);
+    read_roots(root, &[(root.to_path_buf(), String::new())])
+}
+
+/// Read several folders as one tree, each below the name given with it (an installed package:
+/// its metadata folder and its modules, which lie side by side among other packages' files).
+/// `shown` is the tree's root as results name it.
+pub fn read_roots(shown: &Path, roots: &[(PathBuf, String)]) -> std::io::Result<Tree> {
     let mut hasher = Sha256::new();
     let mut files = Vec::new();
-    for p in paths {
-        let path = rel(root, &p);
-        let size = std::fs::symlink_metadata(&p).map(|m| m.len()).unwrap_or(0);
-        if size > FILE_BYTES {
-            skipped.push(format!(
-                "{path}: {size} bytes, over the {FILE_BYTES}-byte limit"
-            ));
-            continue;
+    let mut skipped = Vec::new();
+    for (root, name) in roots {
+        if !std::fs::symlink_metadata(root)?.is_dir() {
+            return Err(std::io::Error::other(format!(
+                "`{}` is not a folder",
+                root.display()
+            )));
         }
-        let Ok(bytes) = crate::load::text::read_limited(&p) else {
-            skipped.push(format!("{path}: not a regular file that can be read"));
-            continue;
-        };
-        hasher.update(path.as_bytes());
-        hasher.update([0]);
-        hasher.update(Sha256::digest(&bytes));
-        let Ok(text) = String::from_utf8(bytes) else {
-            // Binary files count for the digest but hold no source to scan.
-            continue;
-        };
-        let language = Language::of_file(&path);
-        files.push(File {
-            path,
-            text,
-            language,
-        });
+        let mut paths = Vec::new();
+        walk(root, root, 0, &mut paths, &mut skipped);
+        for p in paths {
+            let path = match name.as_str() {
+                "" => rel(root, &p),
+                n => format!("{n}/{}", rel(root, &p)),
+            };
+            let size = std::fs::symlink_metadata(&p).map(|m| m.len()).unwrap_or(0);
+            if size > FILE_BYTES {
+                skipped.push(format!(
+                    "{path}: {size} bytes, over the {FILE_BYTES}-byte limit"
+                ));
+                continue;
+            }
+            let Ok(bytes) = crate::load::text::read_limited(&p) else {
+                skipped.push(format!("{path}: not a regular file that can be read"));
+                continue;
+            };
+            hasher.update(path.as_bytes());
+            hasher.update([0]);
+            hasher.update(Sha256::digest(&bytes));
+            let Ok(text) = String::from_utf8(bytes) else {
+                // Binary files count for the digest but hold no source to scan.
+                continue;
+            };
+            let language = Language::of_file(&path);
+            files.push(File {
+                path,
+                text,
+                language,
+            });
+        }
     }
     let digest = format!("sha256:{}", crate::text::digest::hex(&hasher.finalize()));
     Ok(Tree {
-        root: root.to_path_buf(),
+        root: shown.to_path_buf(),
         files,
         skipped,
         digest,
