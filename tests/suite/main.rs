@@ -54,6 +54,7 @@ mod safe_writes;
 mod shipped_catalogue;
 mod shipped_documents;
 mod snapshot_diff;
+mod snippet_lints;
 mod sources;
 mod template_recursion;
 mod unicode_ids;
