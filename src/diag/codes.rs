@@ -182,6 +182,12 @@ codes! {
     SOURCES_EXPRESSION = "AB225", "sources-expression-invalid", Error,
         "The require_sources.where expression does not parse or cannot be typed against check fields.",
         "Fix the expression in catalogue.yaml; it is written like require_coverage and `list --where`.";
+    GREP_STRAY_ESCAPE = "AB226", "grep-stray-escape", Warning,
+        "A grep command in a check's code uses a backslash escape grep does not interpret (`\\x27`, `\\d`, any escape inside brackets), so the pattern misses what it was written to find.",
+        "Write the character itself: a single quote inside a double-quoted pattern (`grep -E \"[\\\"']\"`), `[0-9]` for `\\d`, `[[:space:]]` inside brackets; or use `grep -P`, which reads Perl escapes.";
+    ASSERTION_CANNOT_FAIL = "AB227", "assertion-cannot-fail", Warning,
+        "An assertion in a check's code compares a count or length with zero in a way no answer can fail (`assert len(hits) >= 0`), so it passes on an empty or degraded answer too.",
+        "Assert what only a real answer satisfies: a floor the source is known to reach, an identifier from the source, or at least `> 0`.";
     // AB3xx — the applies_when language
     EXPR_PARSE = "AB301", "expression-syntax", Error,
         "An applies_when expression does not parse.",

@@ -244,7 +244,8 @@ fn install_python(
     );
     let marker = env.join(".auditbook-installed");
     if !marker.is_file() {
-        let _ = std::fs::remove_dir_all(&env);
+        crate::write::remove_tree(&env)
+            .map_err(|e| format!("cannot clear `{}`: {e}", env.display()))?;
         if let Some(uv) = on_path("uv") {
             run(
                 Command::new(&uv).arg("venv").arg("--quiet").arg(&env),
@@ -464,7 +465,8 @@ fn install_npm(
     ));
     let marker = env.join(".auditbook-installed");
     if !marker.is_file() {
-        let _ = std::fs::remove_dir_all(&env);
+        crate::write::remove_tree(&env)
+            .map_err(|e| format!("cannot clear `{}`: {e}", env.display()))?;
         run(
             Command::new("npm")
                 .args([

@@ -1,5 +1,6 @@
 //! Lint passes: each judges the loaded model and returns diagnostics. None reads a file,
-//! except `links`, which follows links to the files they name.
+//! except `links`, which follows links to the files they name, and `snippets`, which reads a
+//! check's own text again after a lean load.
 
 pub mod applies_when;
 pub mod ids;
@@ -11,6 +12,7 @@ pub mod retired;
 pub mod rules;
 pub mod sections;
 pub mod sets;
+pub mod snippets;
 pub mod sources;
 pub mod vocabulary;
 
@@ -28,10 +30,11 @@ pub fn run(cat: &Catalogue, graph: &Graph) -> Vec<Diagnostic> {
     out
 }
 
-/// The passes that judge one check by itself (its identity, sections, expression, quoting and
-/// the links it writes), one list per check in the order given. Every finding sits on that
-/// check's file; none reads another check's frontmatter, except a link's target (which the
-/// language server accounts for by re-judging the checks whose links name an edited file).
+/// The passes that judge one check by itself (its identity, sections, expression, quoting, the
+/// code in its body and the links it writes), one list per check in the order given. Every
+/// finding sits on that check's file; none reads another check's frontmatter, except a link's
+/// target (which the language server accounts for by re-judging the checks whose links name an
+/// edited file).
 pub fn per_check(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
     let id_re = cat.config.id_regex();
     let schema = cat.config.profile_schema();
@@ -42,6 +45,7 @@ pub fn per_check(cat: &Catalogue, checks: &[&Check]) -> Vec<Vec<Diagnostic>> {
         out.extend(sections::one(cat, c));
         out.extend(applies_when::check_one(c, schema.as_ref()));
         out.extend(quoting::one(c));
+        out.extend(snippets::one(cat, c));
         out
     });
     for (list, links) in own.iter_mut().zip(links::of_checks(cat, checks)) {

@@ -56,6 +56,17 @@ pub fn dir(dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
+/// Remove a folder and everything below it, when it is there (a throwaway environment about to
+/// be made again). A link at the path is removed itself, never followed.
+pub fn remove_tree(dir: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+        Ok(m) if m.file_type().is_dir() => std::fs::remove_dir_all(dir),
+        Ok(_) => std::fs::remove_file(dir),
+    }
+}
+
 /// The user's cache directory for auditbook: `AUDITBOOK_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/auditbook`, else `~/.cache/auditbook` (absolute paths only). Outlines and
 /// installed packages are kept there, never in a catalogue or a server's tree.

@@ -166,7 +166,7 @@ fn a_results_expectation_pins_verdict_and_score() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("-score: 85\n+score: 82.5"), "{text}");
+    assert!(text.contains("-score: 82.5\n+score: 80"), "{text}");
 }
 
 #[test]

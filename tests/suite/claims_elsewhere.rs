@@ -374,13 +374,13 @@ fn audit_numbers_in_german_and_english_hold_to_the_report() {
 #[test]
 fn a_planted_wrong_number_is_caught_in_either_language() {
     for (from, to, want) in [
-        ("63 pass,", "64 pass,", ("AB613", 8)),
-        ("Score 85/100", "Score 88/100", ("AB613", 10)),
+        ("62 pass,", "63 pass,", ("AB613", 8)),
+        ("Score 83/100", "Score 88/100", ("AB613", 10)),
         ("Two findings", "Three findings", ("AB613", 9)),
-        ("drei teilweise", "vier teilweise", ("AB613", 16)),
+        ("vier teilweise", "drei teilweise", ("AB613", 16)),
         (
-            "63 Prüfungen bestanden",
-            "dreiundsechzig Prüfungen bestanden",
+            "62 Prüfungen bestanden",
+            "zweiundsechzig Prüfungen bestanden",
             ("", 0),
         ),
         (
@@ -388,9 +388,9 @@ fn a_planted_wrong_number_is_caught_in_either_language() {
             "**nicht produktionsreif**",
             ("AB645", 17),
         ),
-        ("85 von 100", "90 von 100", ("", 0)),
-        ("85 von 100", "80 von 100", ("AB613", 17)),
-        ("3 partial", "3 teilweise passend", ("AB646", 9)),
+        ("83 von 100", "90 von 100", ("", 0)),
+        ("83 von 100", "80 von 100", ("AB613", 17)),
+        ("4 partial", "4 teilweise passend", ("AB646", 9)),
         ("SEC-021 and SDK-002", "SEC-021 and OPS-009", ("AB618", 12)),
         (
             "found it production-ready",
@@ -398,7 +398,7 @@ fn a_planted_wrong_number_is_caught_in_either_language() {
             ("AB645", 8),
         ),
         // Reworded: the claim would go unchecked, so it is a finding at the section.
-        ("Score 85/100", "85 points of 100", ("AB612", 6)),
+        ("Score 83/100", "83 points of 100", ("AB612", 6)),
     ] {
         let (dir, _) = server();
         edit_in(dir.path(), "SECURITY.md", from, to);

@@ -10,9 +10,32 @@ use serde_json::{json, Value};
 
 const RETIRED_LINK: &str = "\nSiehe auch [DRIFT-007](DRIFT-007.md).\n";
 
+/// A copy of the shipped catalogue whose prose mentions the retired DRIFT-007 in three files,
+/// as history: the mentions these tests hover, follow and count (the catalogue itself keeps
+/// that history in its ledger only).
+fn shipped_with_history() -> Fixture {
+    let f = Fixture::shipped();
+    f.edit(
+        "checks/DRIFT-008.md",
+        "\n## Verification",
+        "\nIts retired neighbour DRIFT-007 moved into FID-006.\n\n## Verification",
+    );
+    f.edit(
+        "checks/FID-006.md",
+        "\n## Verification",
+        "\nDRIFT-007 was merged into this check.\n\n## Verification",
+    );
+    f.edit(
+        "rules/FIDELITY-13.md",
+        "\n## What the checks do not measure",
+        "\nThis rule used to point at DRIFT-007.\n\n## What the checks do not measure",
+    );
+    f
+}
+
 #[test]
 fn diagnostics_follow_the_unsaved_buffer_and_clear() {
-    let f = Fixture::shipped();
+    let f = shipped_with_history();
     let check = f.path("checks/DRIFT-008.md");
     let mut c = Client::start(f.root());
     let text = c.open(&check);
@@ -46,7 +69,7 @@ fn diagnostics_follow_the_unsaved_buffer_and_clear() {
 
 #[test]
 fn an_edit_in_one_file_updates_the_findings_of_the_others() {
-    let f = Fixture::shipped();
+    let f = shipped_with_history();
     let config = f.path("catalogue.yaml");
     let elsewhere = f.path("checks/FID-006.md");
     let rule = f.path("rules/FIDELITY-13.md");
@@ -79,7 +102,7 @@ fn an_edit_in_one_file_updates_the_findings_of_the_others() {
 
 #[test]
 fn hover_definition_and_references_know_the_whole_catalogue() {
-    let f = Fixture::shipped();
+    let f = shipped_with_history();
     let check = f.path("checks/DRIFT-008.md");
     let mut c = Client::start(f.root());
     let text = c.open(&check);
@@ -383,7 +406,7 @@ fn symbols_and_tokens_outline_a_check() {
 
 #[test]
 fn bad_input_gets_diagnostics_and_the_server_keeps_serving() {
-    let f = Fixture::shipped();
+    let f = shipped_with_history();
     let check = f.path("checks/DRIFT-008.md");
     let mut c = Client::start(f.root());
     c.open(&check);

@@ -56,6 +56,7 @@ mod scan;
 mod shipped_catalogue;
 mod shipped_documents;
 mod snapshot_diff;
+mod snippet_lints;
 mod sources;
 mod template_recursion;
 mod unicode_ids;

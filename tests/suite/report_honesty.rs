@@ -104,9 +104,9 @@ fn the_complete_example_keeps_its_final_score() {
     ]);
     assert_eq!(code, 0);
     let v: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["score"]["value"], 85);
+    assert_eq!(v["score"]["value"], 82.5);
     assert_eq!(v["score"]["provisional_score"], Value::Null);
-    assert_eq!(v["score"]["headline"], "Score 85/100");
+    assert_eq!(v["score"]["headline"], "Score 82.5/100");
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn the_portfolio_shows_a_dash_for_servers_without_a_final_score() {
         .lines()
         .find(|l| l.starts_with("| amtsblatt-mcp |"))
         .unwrap();
-    assert!(row.contains("| production-ready | 85 |"), "{row}");
+    assert!(row.contains("| production-ready | 82.5 |"), "{row}");
     insta::assert_snapshot!("portfolio_md", md);
     let (json, _, _) = run(&["portfolio", "examples/portfolio.yaml", "--format", "json"]);
     let v: Value = serde_json::from_str(&json).unwrap();

@@ -253,42 +253,93 @@ fn the_newest_release_snapshot_is_the_shipped_catalogue() {
     );
 }
 
-/// The catalogue's changelog entry for 3.0.0 is the output of `auditbook diff` between the two
-/// committed snapshots, not a hand-written list.
-#[test]
-fn the_catalogue_changelog_entry_is_the_diff_of_its_snapshots() {
-    let diff = text_of(&[
-        "diff",
-        "catalogue/releases/mcp-audit-2.3.0.snapshot.json",
-        "catalogue/releases/mcp-audit-3.0.0.snapshot.json",
-        "--format",
-        "md",
-    ]);
-    let expected = diff
-        .split_once('\n')
-        .map(|(_, rest)| rest.trim())
+/// The releases in `catalogue/releases/`, oldest first, by version (not by file name:
+/// `10.0.0` sorts after `9.0.0`).
+fn release_versions() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue/releases");
+    let mut versions: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
-        .replace(
-            "## Re-audit queue",
-            "### Re-audit queue (pass criteria changed)",
-        )
-        .replace(
-            "## Prose only (no re-audit)",
-            "### Prose only (no re-audit)",
-        );
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_prefix("mcp-audit-")
+                .and_then(|n| n.strip_suffix(".snapshot.json"))
+                .map(str::to_string)
+        })
+        .collect();
+    let key = |v: &String| -> Vec<u64> { v.split('.').map(|p| p.parse().unwrap()).collect() };
+    versions.sort_by_key(key);
+    versions
+}
+
+/// Each entry of the catalogue's changelog between two releases is the output of `auditbook
+/// diff` between their committed snapshots, not a hand-written list: 2.3.0..3.0.0,
+/// 3.0.0..3.1.0 and every later pair.
+#[test]
+fn the_catalogue_changelog_entries_are_the_diffs_of_their_snapshots() {
+    let versions = release_versions();
+    assert!(
+        versions.len() >= 3 && versions.ends_with(&["3.0.0".to_string(), "3.1.0".to_string()]),
+        "{versions:?}"
+    );
     let changelog = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue/CHANGELOG.md"),
     )
     .unwrap();
-    let block = changelog
-        .split("<!-- diff 2.3.0..3.0.0 begins -->")
-        .nth(1)
-        .and_then(|b| b.split("<!-- diff 2.3.0..3.0.0 ends -->").next())
-        .unwrap()
-        .trim();
-    assert_eq!(block, expected);
-    assert!(
-        expected.contains("**FID-007**"),
-        "FID-007's criteria changed: {expected}"
-    );
+    for pair in versions.windows(2) {
+        let (old, new) = (&pair[0], &pair[1]);
+        let diff = text_of(&[
+            "diff",
+            &format!("catalogue/releases/mcp-audit-{old}.snapshot.json"),
+            &format!("catalogue/releases/mcp-audit-{new}.snapshot.json"),
+            "--format",
+            "md",
+        ]);
+        let expected = diff
+            .split_once('\n')
+            .map(|(_, rest)| rest.trim())
+            .unwrap()
+            .replace(
+                "## Re-audit queue",
+                "### Re-audit queue (pass criteria changed)",
+            )
+            .replace(
+                "## Prose only (no re-audit)",
+                "### Prose only (no re-audit)",
+            );
+        let block = changelog
+            .split(&format!("<!-- diff {old}..{new} begins -->"))
+            .nth(1)
+            .and_then(|b| b.split(&format!("<!-- diff {old}..{new} ends -->")).next())
+            .unwrap_or_else(|| panic!("no changelog entry for {old}..{new}"))
+            .trim();
+        assert_eq!(block, expected, "{old}..{new}");
+        assert!(
+            changelog.contains(&format!("## {new} — ")),
+            "{new} has no heading"
+        );
+    }
+    // Each release's queue names the checks whose criteria it changed.
+    let entry = |old: &str, new: &str| {
+        changelog
+            .split(&format!("<!-- diff {old}..{new} begins -->"))
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert!(entry("2.3.0", "3.0.0").contains("**FID-007**"));
+    let third = entry("3.0.0", "3.1.0");
+    for id in [
+        "DRIFT-003",
+        "OPS-001",
+        "IDENT-002",
+        "FID-007",
+        "SEC-009",
+        "SCALE-009",
+    ] {
+        assert!(
+            third.contains(&format!("**{id}**")),
+            "{id} missing from 3.1.0"
+        );
+    }
+    assert!(third.contains("**SEC-002** Tokens are never passed through; audience and issuer are checked — applies to more servers, e.g. auth_model = \"OIDC\""));
 }

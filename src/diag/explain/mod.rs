@@ -16,6 +16,7 @@ mod frontmatter;
 mod probing;
 mod references;
 mod retired_rules;
+mod snippets;
 
 use serde::Serialize;
 
@@ -265,6 +266,7 @@ pub fn all() -> impl Iterator<Item = &'static Explanation> {
         files::ROWS,
         frontmatter::ROWS,
         references::ROWS,
+        snippets::ROWS,
         expressions::ROWS,
         forms::EXPRESSION_ROWS,
         expressions::VOCABULARY_ROWS,

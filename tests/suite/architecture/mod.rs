@@ -156,7 +156,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("graph", &["compact_str", "petgraph", "serde"]),
     ("select", &[]),
     ("evidence", EVIDENCE),
-    ("lint", &["regex"]),
+    ("lint", &["regex", "memchr"]),
     ("audit", &["serde", "serde_json"]),
     ("json_schema", &["regex", "schemars", "serde_json"]),
     (
@@ -206,7 +206,7 @@ const EVIDENCE: &[&str] = &[
     "tokio",
     "reqwest",
     "rustls",
-    "rmcp",
+    "rcgen",
     "futures",
     "jsonschema",
     "libc",
