@@ -194,15 +194,11 @@ fn uri(p: &Path) -> String {
     format!("file://{}", p.display())
 }
 
-/// Keystroke-to-answer latency of the real server, and its peak RSS in MB.
-fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f64)> {
-    let rss = std::env::temp_dir().join("auditbook-bench-lsp-rss.txt");
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-f")
-        .arg("%M")
-        .arg("-o")
-        .arg(&rss)
-        .arg(binary())
+/// `cmd` (the binary, or a wrapper with the binary as its last argument) started as the
+/// language server in `root`, initialized, with `check` open and its first findings in: the
+/// server, the check's text and the parameters of a request about it.
+fn opened(mut cmd: Command, root: &Path, check: &Path) -> Option<(Server, String, Value)> {
+    let mut child = cmd
         .arg("lsp")
         .current_dir(root)
         .stdin(Stdio::piped())
@@ -228,6 +224,15 @@ fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f6
         "textDocument": {"uri": uri(check), "languageId": "markdown", "version": 1, "text": text}}}));
     let sync = json!({"textDocument": {"uri": uri(check)}});
     s.request("textDocument/documentSymbol", sync.clone())?;
+    Some((s, text, sync))
+}
+
+/// Keystroke-to-answer latency of the real server, and its peak RSS in MB.
+fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f64)> {
+    let rss = std::env::temp_dir().join("auditbook-bench-lsp-rss.txt");
+    let mut cmd = Command::new("/usr/bin/time");
+    cmd.arg("-f").arg("%M").arg("-o").arg(&rss).arg(binary());
+    let (mut s, text, sync) = opened(cmd, root, check)?;
     let lines = text.lines().count();
     let mut times = Vec::new();
     for i in 0..runs {
@@ -268,32 +273,7 @@ fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f6
 fn burst(bin: &Path, edits: usize) -> Option<(Duration, bool)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
     let check = root.join("checks").join("DRIFT-008.md");
-    let mut child = Command::new(bin)
-        .arg("lsp")
-        .current_dir(&root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let stdin = child.stdin.take()?;
-    let out = BufReader::new(child.stdout.take()?);
-    let mut s = Server {
-        child,
-        stdin,
-        out,
-        next: 0,
-    };
-    s.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
-    )?;
-    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    let text = std::fs::read_to_string(&check).ok()?;
-    s.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": uri(&check), "languageId": "markdown", "version": 1, "text": text}}}));
-    let sync = json!({"textDocument": {"uri": uri(&check)}});
-    s.request("textDocument/documentSymbol", sync.clone())?;
+    let (mut s, text, sync) = opened(Command::new(bin), &root, &check)?;
     let lines = text.lines().count();
     // Every frame written in advance, so the clock measures the server, not the client.
     let mut frames = Vec::new();

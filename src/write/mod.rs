@@ -79,6 +79,31 @@ pub fn cache_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     atomic::replace_unsynced(path, bytes)
 }
 
+/// What the write tests use to swap a file for a FIFO while it is being written, and to tell
+/// a call that returns from one that blocks.
+#[cfg(all(test, unix))]
+mod swap {
+    use std::path::Path;
+
+    pub fn for_fifo(path: &Path) {
+        std::fs::remove_file(path).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+
+    /// Run `f` on another thread; `None` if it has not returned after a while (it blocked).
+    pub fn returns<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30)).ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -341,26 +341,8 @@ fn sweep(dir: &Path, depth: usize) -> usize {
 
 #[cfg(all(test, unix))]
 mod tests {
+    use super::super::swap;
     use super::*;
-    use std::time::Duration;
-
-    /// Run `f` on another thread; `None` if it has not returned after a while (it blocked).
-    fn returns<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(f());
-        });
-        rx.recv_timeout(Duration::from_secs(30)).ok()
-    }
-
-    fn swap_for_fifo(path: &Path) {
-        fs::remove_file(path).unwrap();
-        let made = std::process::Command::new("mkfifo")
-            .arg(path)
-            .status()
-            .unwrap();
-        assert!(made.success());
-    }
 
     /// `lint --fix` classifies the file to fix, then reads what undoing would restore: a FIFO
     /// swapped in between is refused, not waited on with the catalogue locked.
@@ -371,9 +353,9 @@ mod tests {
         fs::write(&path, "vorher\n").unwrap();
         let classified = target::resolve(&path).unwrap();
         assert!(matches!(classified, Target::Regular(..)));
-        swap_for_fifo(&path);
+        swap::for_fifo(&path);
         let p = path.clone();
-        let staged = returns(move || stage_replace(&p, classified, "nachher\n").err());
+        let staged = swap::returns(move || stage_replace(&p, classified, "nachher\n").err());
         let err = staged.expect("staging blocked on the FIFO").expect("refused");
         assert!(err.to_string().contains("FIFO"), "{err}");
         assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());

@@ -184,19 +184,9 @@ mod tests {
         let path = dir.path().join("FID-001.md");
         fs::write(&path, "x").unwrap();
         let meta = fs::symlink_metadata(&path).unwrap();
-        fs::remove_file(&path).unwrap();
-        let made = std::process::Command::new("mkfifo")
-            .arg(&path)
-            .status()
-            .unwrap();
-        assert!(made.success());
-        let (tx, rx) = std::sync::mpsc::channel();
+        super::super::swap::for_fifo(&path);
         let p = path.clone();
-        std::thread::spawn(move || {
-            let _ = tx.send(classify(&p, &meta).map(|_| ()));
-        });
-        let probed = rx
-            .recv_timeout(std::time::Duration::from_secs(30))
+        let probed = super::super::swap::returns(move || classify(&p, &meta).map(|_| ()))
             .expect("the write probe blocked on the FIFO");
         let err = probed.unwrap_err();
         assert!(err.to_string().contains("no longer a regular file"), "{err}");

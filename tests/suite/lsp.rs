@@ -10,15 +10,22 @@ use serde_json::{json, Value};
 
 const RETIRED_LINK: &str = "\nSiehe auch [DRIFT-007](DRIFT-007.md).\n";
 
-#[test]
-fn diagnostics_follow_the_unsaved_buffer_and_clear() {
+/// A copy of the shipped catalogue served, with DRIFT-008 open and checked: the fixture, the
+/// check's path, the client and the check's text. The mention of DRIFT-007 (history) is a
+/// note; there is no link to a retired check yet.
+fn drift_008_open() -> (Fixture, std::path::PathBuf, Client, String) {
     let f = Fixture::shipped();
     let check = f.path("checks/DRIFT-008.md");
     let mut c = Client::start(f.root());
     let text = c.open(&check);
     c.sync();
-    // The mention of DRIFT-007 (history) is a note; no link to a retired check yet.
     assert_eq!(c.codes(&check), ["AB213"]);
+    (f, check, c, text)
+}
+
+#[test]
+fn diagnostics_follow_the_unsaved_buffer_and_clear() {
+    let (f, check, mut c, text) = drift_008_open();
 
     c.change(&check, &format!("{text}{RETIRED_LINK}"));
     c.sync();
@@ -678,12 +685,7 @@ fn results_for_unknown_and_retired_check_ids_are_published_and_cleared() {
 /// answer the newest text.
 #[test]
 fn a_burst_of_edits_is_checked_once_it_settles() {
-    let f = Fixture::shipped();
-    let check = f.path("checks/DRIFT-008.md");
-    let mut c = Client::start(f.root());
-    let text = c.open(&check);
-    c.sync();
-    assert_eq!(c.codes(&check), ["AB213"]);
+    let (_f, check, mut c, text) = drift_008_open();
     let before = c.publications.get(&uri(&check)).copied().unwrap_or(0);
     let linked = format!("{text}{RETIRED_LINK}");
     const EDITS: usize = 300;

@@ -22,20 +22,26 @@ fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// `audit --out OUT` on the shipped catalogue and example; (exit code, stderr).
-fn audit_out(out: &Path) -> (i32, String) {
+/// The shipped catalogue run with `args`, then `OUT`, under a minute; (exit code, stderr).
+fn written(args: &[&str], out: &Path) -> (i32, String) {
     let o = auditbook()
         .arg("-C")
         .arg(repo("catalogue"))
-        .args(["audit", PROFILE, "--results", RESULTS, "--out"])
+        .args(args)
         .arg(out)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// `audit --out OUT` on the shipped catalogue and example; (exit code, stderr).
+fn audit_out(out: &Path) -> (i32, String) {
+    written(&["audit", PROFILE, "--results", RESULTS, "--out"], out)
 }
 
 /// A whole report (its links depend on where it is written, so only its ends are compared).
@@ -416,19 +422,7 @@ fn a_session_refuses_targets_outside_the_repository() {
 
 /// `site --out DIR` on the shipped catalogue; (exit code, stderr).
 fn site_out(out: &Path) -> (i32, String) {
-    let o = auditbook()
-        .arg("-C")
-        .arg(repo("catalogue"))
-        .arg("site")
-        .arg("--out")
-        .arg(out)
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    written(&["site", "--out"], out)
 }
 
 /// Symlinks planted in the site folder (a pull request's `public/`) lead nowhere: a page
@@ -490,6 +484,17 @@ fn site_out_replaces_an_earlier_site_and_refuses_a_fifo() {
     assert!(index.starts_with("<!doctype html>"), "{index}");
     let page = std::fs::read_to_string(public.join("checks/FID-006.html")).unwrap();
     assert!(page.contains("FID-006"), "{page}");
+    // Built again: a page that holds the same bytes is left as it is, not replaced.
+    let inode = |rel: &str| std::fs::metadata(public.join(rel)).unwrap().ino();
+    let before = inode("checks/FID-006.html");
+    std::fs::write(public.join("index.html"), "edited by hand\n").unwrap();
+    let (code, err) = site_out(&public);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(inode("checks/FID-006.html"), before);
+    assert_eq!(
+        std::fs::read_to_string(public.join("index.html")).unwrap(),
+        index
+    );
 
     std::fs::remove_file(public.join("rules.html")).unwrap();
     mkfifo(&public.join("rules.html"));
