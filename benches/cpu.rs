@@ -15,7 +15,14 @@ use auditbook::testgen::{self, Body};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// The binary measured: `AUDITBOOK_BENCH_BINARY`, else the one cargo built beside this
+/// benchmark. That one carries the features the benchmarks turn on (`testgen`, `internals`),
+/// which cost it some inlining; the figures in BENCHMARKS.md are of plain `cargo build
+/// --release` binaries, named here.
 fn binary() -> PathBuf {
+    if let Some(b) = std::env::var_os("AUDITBOOK_BENCH_BINARY") {
+        return PathBuf::from(b);
+    }
     let exe = std::env::current_exe().unwrap_or_default();
     exe.parent()
         .and_then(Path::parent)

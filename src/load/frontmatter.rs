@@ -254,10 +254,18 @@ pub fn fast_mapping(yaml: &str) -> Option<Mapping> {
 /// parser refuses such a text as a whole, so every path that reads frontmatter refuses it
 /// too, by this one rule, before either parser sees it.
 pub fn unprintable(yaml: &str) -> Option<(usize, char)> {
-    // Most blocks are printable ASCII: one pass over the bytes rules out every candidate (a
-    // C1 control starts with 0xC2 in UTF-8, U+FFFE and U+FFFF with 0xEF).
-    let suspect = |b: &u8| (*b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || matches!(b, 0x7f | 0xc2 | 0xef);
-    if !yaml.as_bytes().iter().any(suspect) {
+    // Most blocks are printable: one pass over the bytes rules out every candidate (a C1
+    // control starts with 0xC2 in UTF-8, U+FFFE and U+FFFF with 0xEF). Each chunk is tested
+    // without branching on a byte, which the compiler turns into vector code; the pass was
+    // 1.5 % of an `applicability` when it stopped at the first byte.
+    let suspect = |b: u8| {
+        (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r') | (b == 0x7f) | (b == 0xc2) | (b == 0xef)
+    };
+    let clean = yaml
+        .as_bytes()
+        .chunks(64)
+        .all(|chunk| !chunk.iter().fold(false, |hit, b| hit | suspect(*b)));
+    if clean {
         return None;
     }
     yaml.char_indices().find(|(_, c)| {
