@@ -242,10 +242,11 @@ impl Server<'_> {
     fn next_message(&mut self) -> Option<Message> {
         use crossbeam_channel::RecvTimeoutError;
         loop {
-            let Some(since) = self.dirty_since.filter(|_| !self.dirty.is_empty()) else {
+            if self.dirty.is_empty() {
                 return self.conn.receiver.recv().ok();
-            };
-            let waited = since.elapsed();
+            }
+            // A world created for a file is dirty from its first message on.
+            let waited = self.dirty_since.get_or_insert_with(Instant::now).elapsed();
             if waited >= MAX_WAIT {
                 self.settle();
                 continue;
@@ -375,9 +376,7 @@ impl Server<'_> {
     }
 
     fn mark(&mut self, root: PathBuf, what: Pending) {
-        if self.dirty.is_empty() {
-            self.dirty_since = Some(Instant::now());
-        }
+        self.dirty_since.get_or_insert_with(Instant::now);
         let merged = match self.dirty.remove(&root) {
             None => what,
             Some(before) if before == what => what,

@@ -13,9 +13,9 @@
 
 use super::atomic::{self, Flush, UNLOCKED_MARK};
 use super::target::{self, Target};
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
-use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 /// Write `files` (paths relative to `dir`, `/`-separated) into `dir`, creating it and the

@@ -161,6 +161,18 @@ impl Client {
         self.request("workspace/symbol", json!({"query": ""}));
     }
 
+    /// Wait, sending nothing, until diagnostics for `path` are published (an editor that only
+    /// types and waits for them); the list published.
+    pub fn published_unasked(&mut self, path: &Path) -> Vec<Value> {
+        let want = uri(path);
+        loop {
+            let v = self.take();
+            if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == want {
+                return self.diagnostics.get(&want).cloned().unwrap_or_default();
+            }
+        }
+    }
+
     pub fn open(&mut self, path: &Path) -> String {
         let text = std::fs::read_to_string(path).unwrap();
         self.open_text(path, &text);

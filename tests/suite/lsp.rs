@@ -705,6 +705,22 @@ fn a_burst_of_edits_is_checked_once_it_settles() {
     assert_eq!(c.finish(), Some(0));
 }
 
+/// An editor that sends no request (it types and waits) still gets findings: for the file it
+/// opened, and after each pause in typing, for the newest text.
+#[test]
+fn findings_arrive_after_a_pause_without_a_request() {
+    let f = Fixture::shipped();
+    let check = f.path("checks/DRIFT-008.md");
+    let mut c = Client::start(f.root());
+    let text = c.open(&check);
+    let first = c.published_unasked(&check);
+    assert!(first.iter().any(|d| d["code"] == "AB213"), "{first:?}");
+    c.change(&check, &format!("{text}{RETIRED_LINK}"));
+    let after = c.published_unasked(&check);
+    assert!(after.iter().any(|d| d["code"] == "AB212"), "{after:?}");
+    assert_eq!(c.finish(), Some(0));
+}
+
 /// The raw server on stdio with its stderr kept, for input no client library would send.
 fn raw_server() -> std::process::Child {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("auditbook"))
