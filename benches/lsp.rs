@@ -9,12 +9,17 @@
 //!   gives only after it has re-checked and published the changed findings; and the peak
 //!   resident memory of that process (max RSS via /usr/bin/time).
 //!
+//! - first, on the shipped catalogue: a burst of edits (AUDITBOOK_BENCH_EDITS, default 10,000)
+//!   sent as fast as the pipe takes them, then one request: the time until it is answered and
+//!   whether the findings published last are those of the newest text. AUDITBOOK_BENCH_BINARY
+//!   names another binary to measure the same way (an earlier build, side by side).
+//!
 //! Timings are medians; the figures go to stdout as a Markdown table (BENCHMARKS.md).
 
 use auditbook::lsp::world::World;
 use auditbook::testgen::{self, Body};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -149,23 +154,7 @@ impl Server {
     }
 
     fn read(&mut self) -> Option<Value> {
-        let mut len = 0;
-        loop {
-            let mut line = String::new();
-            if self.out.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                len = v.parse().ok()?;
-            }
-        }
-        let mut buf = vec![0; len];
-        self.out.read_exact(&mut buf).ok()?;
-        serde_json::from_slice(&buf).ok()
+        read_frame(&mut self.out)
     }
 
     fn request(&mut self, method: &str, params: Value) -> Option<Value> {
@@ -181,19 +170,35 @@ impl Server {
     }
 }
 
+fn read_frame(out: &mut impl BufRead) -> Option<Value> {
+    let mut len = 0;
+    loop {
+        let mut line = String::new();
+        if out.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            len = v.parse().ok()?;
+        }
+    }
+    let mut buf = vec![0; len];
+    out.read_exact(&mut buf).ok()?;
+    serde_json::from_slice(&buf).ok()
+}
+
 fn uri(p: &Path) -> String {
     format!("file://{}", p.display())
 }
 
-/// Keystroke-to-answer latency of the real server, and its peak RSS in MB.
-fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f64)> {
-    let rss = std::env::temp_dir().join("auditbook-bench-lsp-rss.txt");
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-f")
-        .arg("%M")
-        .arg("-o")
-        .arg(&rss)
-        .arg(binary())
+/// `cmd` (the binary, or a wrapper with the binary as its last argument) started as the
+/// language server in `root`, initialized, with `check` open and its first findings in: the
+/// server, the check's text and the parameters of a request about it.
+fn opened(mut cmd: Command, root: &Path, check: &Path) -> Option<(Server, String, Value)> {
+    let mut child = cmd
         .arg("lsp")
         .current_dir(root)
         .stdin(Stdio::piped())
@@ -219,6 +224,15 @@ fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f6
         "textDocument": {"uri": uri(check), "languageId": "markdown", "version": 1, "text": text}}}));
     let sync = json!({"textDocument": {"uri": uri(check)}});
     s.request("textDocument/documentSymbol", sync.clone())?;
+    Some((s, text, sync))
+}
+
+/// Keystroke-to-answer latency of the real server, and its peak RSS in MB.
+fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f64)> {
+    let rss = std::env::temp_dir().join("auditbook-bench-lsp-rss.txt");
+    let mut cmd = Command::new("/usr/bin/time");
+    cmd.arg("-f").arg("%M").arg("-o").arg(&rss).arg(binary());
+    let (mut s, text, sync) = opened(cmd, root, check)?;
     let lines = text.lines().count();
     let mut times = Vec::new();
     for i in 0..runs {
@@ -251,7 +265,94 @@ fn whole_process(root: &Path, check: &Path, runs: usize) -> Option<(Duration, f6
     Some((median(times), kb / 1024.0))
 }
 
+/// A burst of `edits` keystrokes sent as fast as the pipe takes them to `bin lsp` on the
+/// shipped catalogue (one character typed at the end of a check, or taken back; the last edit
+/// adds a link to a retired check), then one request. Returns the time from the first edit
+/// to the request's answer, and whether the findings published last for the file are those
+/// of the newest text (the retired link's AB212 among them).
+fn burst(bin: &Path, edits: usize) -> Option<(Duration, bool)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+    let check = root.join("checks").join("DRIFT-008.md");
+    let (mut s, text, sync) = opened(Command::new(bin), &root, &check)?;
+    let lines = text.lines().count();
+    // Every frame written in advance, so the clock measures the server, not the client.
+    let mut frames = Vec::new();
+    for i in 0..edits {
+        let change = if i + 1 == edits {
+            json!({"range": {"start": {"line": lines, "character": 0},
+                "end": {"line": lines, "character": 0}},
+                "text": "\nSiehe auch [DRIFT-007](DRIFT-007.md).\n"})
+        } else if i % 2 == 0 {
+            json!({"range": {"start": {"line": lines, "character": 0},
+                "end": {"line": lines, "character": 0}}, "text": "x"})
+        } else {
+            json!({"range": {"start": {"line": lines, "character": 0},
+                "end": {"line": lines, "character": 1}}, "text": ""})
+        };
+        let m = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri(&check), "version": i + 2}, "contentChanges": [change]}})
+        .to_string();
+        frames.extend(format!("Content-Length: {}\r\n\r\n{m}", m.len()).into_bytes());
+    }
+    s.next += 1;
+    let id = s.next;
+    let m = json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol",
+        "params": sync})
+    .to_string();
+    frames.extend(format!("Content-Length: {}\r\n\r\n{m}", m.len()).into_bytes());
+    let mut stdin = s.stdin;
+    let t = Instant::now();
+    // Written on another thread: the server publishes while it reads, and a client that
+    // stopped reading would block it.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&frames);
+        let _ = stdin.flush();
+        stdin
+    });
+    let mut last = None;
+    let answered = loop {
+        let v = read_frame(&mut s.out)?;
+        if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri(&check) {
+            last = Some(v["params"]["diagnostics"].clone());
+        }
+        if v["id"] == json!(id) && v.get("method").is_none() {
+            break t.elapsed();
+        }
+    };
+    let right = last.is_some_and(|d| {
+        d.as_array()
+            .is_some_and(|l| l.iter().any(|x| x["code"] == "AB212"))
+    });
+    let mut stdin = writer.join().ok()?;
+    let bye = json!({"jsonrpc": "2.0", "method": "exit", "params": null}).to_string();
+    let _ = write!(stdin, "Content-Length: {}\r\n\r\n{bye}", bye.len());
+    drop(stdin);
+    let _ = s.child.kill();
+    let _ = s.child.wait();
+    Some((answered, right))
+}
+
 fn main() {
+    let edits: usize = std::env::var("AUDITBOOK_BENCH_EDITS")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(10_000);
+    // The binary measured: this build's, or another (`AUDITBOOK_BENCH_BINARY`, e.g. an
+    // earlier release built side by side).
+    let bin = std::env::var_os("AUDITBOOK_BENCH_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(binary);
+    println!("| edits in one burst, shipped catalogue | burst → answer, `auditbook lsp` (s) | findings of the newest text |");
+    println!("|---:|---:|---|");
+    match burst(&bin, edits) {
+        Some((d, right)) => println!(
+            "| {edits} | {:.2} | {} |",
+            d.as_secs_f64(),
+            if right { "yes" } else { "no" }
+        ),
+        None => println!("| {edits} | n/a | n/a |"),
+    }
+    println!();
     let sizes: Vec<usize> = std::env::var("AUDITBOOK_BENCH_SIZES")
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())

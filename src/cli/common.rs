@@ -21,9 +21,10 @@ pub fn prefix(cli: &Cli) -> String {
 
 /// A reader of a catalogue whose last change was interrupted sees it half done (a check
 /// without its manifest line); say why, and what finishes it. Writing commands finish it
-/// before they load, so they never see this.
+/// before they load, so they never see this. `-q` drops notes, not this: it explains the
+/// errors a quiet run still shows.
 fn warn_pending_change(cli: &Cli) {
-    if !cli.quiet && crate::write::journal::pending(&root(cli)) {
+    if crate::write::journal::pending(&root(cli)) {
         super::output::eprint(&format!(
             "auditbook: warning: an interrupted change to this catalogue is pending ({}); \
              run `auditbook sync` (or any writing command) to finish it\n",

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct SiteArgs {
-    /// Directory to write the site into (created if missing; files of the same name are replaced)
+    /// Directory to write the site into (created if missing; files of the same name are
+    /// replaced; a symbolic link, FIFO or device in it is refused and nothing is written)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Output format (default: human)
@@ -23,19 +24,15 @@ pub fn run(cli: &Cli, args: &SiteArgs) -> Result<u8, Failure> {
     let graph = session.graph();
     let templates = common::templates(cli)?;
     let pages = site::pages(&templates, &loaded.catalogue, graph).map_err(Failure::Message)?;
-    for page in &pages {
-        let path = args.out.join(&page.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(Failure::io(format!("cannot create `{}`", dir.display())))?;
-        }
-        crate::write::file(&path, &page.text)
-            .map_err(Failure::io(format!("cannot write `{}`", path.display())))?;
-    }
+    let files: Vec<(String, String)> = pages.into_iter().map(|p| (p.path, p.text)).collect();
+    crate::write::folder(&args.out, &files).map_err(Failure::io(format!(
+        "cannot write the site into `{}`",
+        args.out.display()
+    )))?;
     if !cli.quiet {
         common::print(&format!(
             "wrote {} files to {} (open {})\n",
-            pages.len(),
+            files.len(),
             args.out.display(),
             args.out.join("index.html").display()
         ))?;

@@ -129,14 +129,7 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
         };
         let line = split.yaml_line + i;
         if let Some(first) = lines.get(key) {
-            errors.push(
-                Diagnostic::new(
-                    &codes::DUPLICATE_KEY,
-                    format!("key `{key}` appears twice: first on line {first}, again here"),
-                )
-                .at(line, 1)
-                .width(key.chars().count()),
-            );
+            errors.push(duplicate(key, *first, line, key.chars().count()));
         } else {
             lines.insert(key.to_string(), line);
         }
@@ -144,9 +137,23 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
     if !errors.is_empty() {
         return Err(errors);
     }
+    if let Some((at, c)) = unprintable(split.yaml) {
+        let before = split.yaml.get(..at).unwrap_or("");
+        let line = split.yaml_line + memchr::memchr_iter(b'\n', before.as_bytes()).count();
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        return Err(vec![Diagnostic::new(
+            &codes::YAML_INVALID,
+            format!(
+                "the frontmatter holds the control character U+{:04X}; YAML allows no control \
+                 character but tab and line breaks",
+                u32::from(c)
+            ),
+        )
+        .at(line, column)]);
+    }
     // The fast path reads only `key: scalar` lines at column 0, which nest nothing; the depth
     // bound guards the general parser.
-    let parsed = match fast_mapping(split.yaml) {
+    let parsed = match printable_mapping(split.yaml) {
         Some(map) => Ok(Value::Mapping(map)),
         None => {
             if let Some((line, column)) =
@@ -181,8 +188,43 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
             ),
         )
         .at(split.yaml_line, 1)]),
-        Err(e) => Err(vec![yaml_error(&e, split.yaml_line)]),
+        Err(e) => {
+            let d = yaml_error(&e, split.yaml_line);
+            // The line scan above skips quoted keys; the YAML parser places a repeat at the
+            // mapping's start. The event parser knows where the repeat is written.
+            let repeat = (d.code == codes::DUPLICATE_KEY.code)
+                .then(|| crate::text::yaml_lines::repeated_key(split.yaml))
+                .flatten();
+            Err(vec![match repeat {
+                Some((key, first, again)) => {
+                    let width = split
+                        .yaml
+                        .split('\n')
+                        .nth(again.saturating_sub(1))
+                        .and_then(|l| l.find(':').map(|i| l[..i].chars().count()))
+                        .unwrap_or(0);
+                    duplicate(
+                        &key,
+                        split.yaml_line + first - 1,
+                        split.yaml_line + again - 1,
+                        width,
+                    )
+                }
+                None => d,
+            }])
+        }
     }
+}
+
+/// Key `key` written again on `line` after `first` (file lines); the finding marks `width`
+/// characters of the repeat's line.
+fn duplicate(key: &str, first: usize, line: usize, width: usize) -> Diagnostic {
+    Diagnostic::new(
+        &codes::DUPLICATE_KEY,
+        format!("key `{key}` appears twice: first on line {first}, again here"),
+    )
+    .at(line, 1)
+    .width(width)
 }
 
 /// The common frontmatter shape — one `key: value` per line with simple scalars — read
@@ -192,7 +234,45 @@ pub fn parse_fields(split: &Split<'_>) -> Result<Fields, Vec<Diagnostic>> {
 /// differential fuzz target (`fuzz/fuzz_targets/yaml_fast_path.rs`) hold the two to the same
 /// result wherever this answers; reading every frontmatter through serde_yaml alone cost
 /// `applicability` 36 % more instructions (BENCHMARKS.md).
+#[cfg(any(test, feature = "internals"))]
 pub fn fast_mapping(yaml: &str) -> Option<Mapping> {
+    match unprintable(yaml) {
+        Some(_) => None,
+        None => printable_mapping(yaml),
+    }
+}
+
+/// The first character YAML does not allow anywhere in a stream (its byte offset): the C0
+/// controls but tab and line breaks, DEL, the C1 controls but NEL, U+FFFE and U+FFFF. The YAML
+/// parser refuses such a text as a whole, so every path that reads frontmatter refuses it
+/// too, by this one rule, before either parser sees it.
+pub fn unprintable(yaml: &str) -> Option<(usize, char)> {
+    // Most blocks are printable: one pass over the bytes rules out every candidate (a C1
+    // control starts with 0xC2 in UTF-8, U+FFFE and U+FFFF with 0xEF). Each chunk is tested
+    // without branching on a byte, which the compiler turns into vector code; the pass was
+    // 1.5 % of an `applicability` when it stopped at the first byte.
+    let suspect = |b: u8| {
+        (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r') | (b == 0x7f) | (b == 0xc2) | (b == 0xef)
+    };
+    let clean = yaml
+        .as_bytes()
+        .chunks(64)
+        .all(|chunk| !chunk.iter().fold(false, |hit, b| hit | suspect(*b)));
+    if clean {
+        return None;
+    }
+    yaml.char_indices().find(|(_, c)| {
+        let n = u32::from(*c);
+        (n < 0x20 && !matches!(c, '\t' | '\n' | '\r'))
+            || n == 0x7f
+            || ((0x80..=0x9f).contains(&n) && n != 0x85)
+            || n == 0xfffe
+            || n == 0xffff
+    })
+}
+
+/// [`fast_mapping`] for a block [`unprintable`] found clean.
+fn printable_mapping(yaml: &str) -> Option<Mapping> {
     let mut map = Mapping::with_capacity(memchr::memchr_iter(b'\n', yaml.as_bytes()).count() + 1);
     for line in yaml.split('\n') {
         if line.trim().is_empty() || line.starts_with('#') {
@@ -434,6 +514,28 @@ mod tests {
             fast >= 100,
             "the shipped checks take the fast path ({fast})"
         );
+    }
+
+    /// The control-character rule is the YAML parser's own: a character is refused by it
+    /// exactly when serde_yaml refuses the block for it.
+    #[test]
+    fn the_control_character_rule_is_the_yaml_parsers() {
+        let chars = (0u32..0x100)
+            .chain([0x2028, 0xd7ff, 0xe000, 0xfeff, 0xfffd, 0xfffe, 0xffff, 0x1_0000]);
+        for n in chars {
+            let Some(c) = char::from_u32(n) else {
+                continue;
+            };
+            if matches!(c, '\n' | '\r' | '"' | '\\') {
+                continue;
+            }
+            let yaml = format!("key: \"a{c}b\"\n# note {c}\n");
+            let refused = serde_yaml::from_str::<Value>(&yaml).is_err();
+            assert_eq!(unprintable(&yaml).is_some(), refused, "U+{n:04X}");
+            if refused {
+                assert!(fast_mapping(&yaml).is_none(), "U+{n:04X}");
+            }
+        }
     }
 
     #[test]

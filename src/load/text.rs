@@ -175,6 +175,46 @@ pub fn read_unlinked(path: &Path) -> std::io::Result<Vec<u8>> {
     open_checked(path, true).and_then(read_all)
 }
 
+/// [`read_unlinked`] for a file no one but this process's user may have written (the outline
+/// cache, which could otherwise be handed forged outlines): the open handle must also belong
+/// to the user and be writable by no one else.
+pub fn read_private(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if meta.file_type().is_symlink() {
+        return Err(std::io::Error::other("a symbolic link"));
+    }
+    regular(&meta)?;
+    let (file, len) = open_checked(path, true)?;
+    private(&file.metadata()?)?;
+    read_all((file, len))
+}
+
+/// Whether a file or folder is this process's user's alone to change: owned by the effective
+/// user and writable by neither its group nor others.
+pub fn private(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(std::io::Error::other(format!(
+                "it belongs to user {}, not to this user ({me})",
+                meta.uid()
+            )));
+        }
+        if meta.mode() & 0o022 != 0 {
+            return Err(std::io::Error::other(format!(
+                "others may write it (mode {:o})",
+                meta.mode() & 0o7777
+            )));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    Ok(())
+}
+
 /// The whole file into a buffer sized by its length as the open handle reported it (so the
 /// read takes one call, and a second to see the end), never past the limit.
 fn read_all((file, len): (std::fs::File, u64)) -> std::io::Result<Vec<u8>> {

@@ -1,7 +1,9 @@
 //! The language server: one loop over the client's messages. Edits go into the world of the
-//! catalogue that holds the file; findings are published for every file whose findings
-//! changed (so a change in one check updates, or clears, the findings of the files it
-//! affects); requests are answered from the world. A handler that panics is reported to the
+//! catalogue that holds the file and are checked once the client pauses, so a burst of edits
+//! costs one check; a request is answered only after every edit before it was checked.
+//! Findings are published for every file whose findings changed (so a change in one check
+//! updates, or clears, the findings of the files it affects); requests are answered from the
+//! world. A handler that panics is reported to the
 //! client as a log message and an error response, and the loop goes on.
 
 mod actions;
@@ -20,6 +22,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lsp;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 use world::World;
 
 /// Serve until the client says `exit`. `Ok(0)` after an orderly shutdown, `Ok(1)` when the
@@ -39,6 +42,7 @@ pub fn serve(conn: Connection) -> Result<u8, String> {
         enc,
         worlds: BTreeMap::new(),
         dirty: BTreeMap::new(),
+        dirty_since: None,
         published: BTreeMap::new(),
         owners: BTreeMap::new(),
         shutdown: false,
@@ -103,6 +107,13 @@ fn capabilities(enc: Encoding) -> lsp::ServerCapabilities {
     }
 }
 
+/// How long the client must be quiet after an edit before the catalogue is checked: a burst
+/// of edits (a paste, a replace-all, fast typing) is checked once, when it settles. Short
+/// enough that a pause in typing shows its findings at once.
+const QUIET: Duration = Duration::from_millis(40);
+/// The longest an edit waits for its check while edits keep coming without a pause.
+const MAX_WAIT: Duration = Duration::from_millis(400);
+
 /// What changed in a catalogue since it was last checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Pending {
@@ -118,6 +129,8 @@ struct Server<'c> {
     worlds: BTreeMap<PathBuf, World>,
     /// Roots edited since their last check, with what to read again.
     dirty: BTreeMap<PathBuf, Pending>,
+    /// When the oldest edit not yet checked arrived.
+    dirty_since: Option<Instant>,
     /// What was last published per file, so only changes are sent (and emptied lists clear).
     published: BTreeMap<PathBuf, Vec<lsp::Diagnostic>>,
     /// The catalogue each published file's findings came from (a profile may lie outside
@@ -179,16 +192,8 @@ impl Ctx<'_> {
 impl Server<'_> {
     fn run(&mut self) -> Result<u8, String> {
         loop {
-            // Check what changed once the queue is empty: a burst of keystrokes is checked once.
-            let msg = match self.conn.receiver.try_recv() {
-                Ok(m) => m,
-                Err(_) => {
-                    self.settle();
-                    match self.conn.receiver.recv() {
-                        Ok(m) => m,
-                        Err(_) => return Ok(1),
-                    }
-                }
+            let Some(msg) = self.next_message() else {
+                return Ok(1);
             };
             match msg {
                 Message::Request(req) => {
@@ -228,6 +233,28 @@ impl Server<'_> {
                     }
                 }
                 Message::Response(_) => {}
+            }
+        }
+    }
+
+    /// The next message from the client, checking what changed once the client has been
+    /// quiet for [`QUIET`] (or an edit has waited [`MAX_WAIT`]). `None` when the client is gone.
+    fn next_message(&mut self) -> Option<Message> {
+        use crossbeam_channel::RecvTimeoutError;
+        loop {
+            if self.dirty.is_empty() {
+                return self.conn.receiver.recv().ok();
+            }
+            // A world created for a file is dirty from its first message on.
+            let waited = self.dirty_since.get_or_insert_with(Instant::now).elapsed();
+            if waited >= MAX_WAIT {
+                self.settle();
+                continue;
+            }
+            match self.conn.receiver.recv_timeout(QUIET.min(MAX_WAIT - waited)) {
+                Ok(m) => return Some(m),
+                Err(RecvTimeoutError::Timeout) => self.settle(),
+                Err(RecvTimeoutError::Disconnected) => return None,
             }
         }
     }
@@ -349,6 +376,7 @@ impl Server<'_> {
     }
 
     fn mark(&mut self, root: PathBuf, what: Pending) {
+        self.dirty_since.get_or_insert_with(Instant::now);
         let merged = match self.dirty.remove(&root) {
             None => what,
             Some(before) if before == what => what,
@@ -359,6 +387,7 @@ impl Server<'_> {
 
     /// Check every edited catalogue and publish what changed.
     fn settle(&mut self) {
+        self.dirty_since = None;
         let dirty = std::mem::take(&mut self.dirty);
         for (root, what) in dirty {
             let Some(w) = self.worlds.get_mut(&root) else {

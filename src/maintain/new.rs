@@ -82,16 +82,15 @@ pub fn create(
     } else {
         cat.config.required_sections.clone()
     };
-    let mut ctx = tera::Context::new();
-    ctx.insert("id", &id);
-    ctx.insert("title", title);
-    ctx.insert(
-        "title_yaml",
-        &serde_json::to_string(title).unwrap_or_default(),
-    );
-    ctx.insert("category", category);
-    ctx.insert("severity", severity);
-    ctx.insert("sections", &sections);
+    let fields = serde_json::json!({
+        "id": id,
+        "title": title,
+        "title_yaml": serde_json::to_string(title).unwrap_or_default(),
+        "category": category,
+        "severity": severity,
+        "sections": sections,
+    });
+    let ctx = tera::Context::from_serialize(&fields).map_err(|e| Refused(e.to_string()))?;
     let text = templates.render("check.md.tera", &ctx).map_err(Refused)?;
     let mut changes = vec![Change::Create(file.clone(), text)];
     let manifest_path = checks_dir.join(manifest::FILE_NAME);

@@ -15,7 +15,6 @@ pub mod junit;
 pub mod sarif;
 pub mod site;
 pub mod tables;
-pub mod template_recursion;
 pub mod templates;
 pub mod text_table;
 pub mod xml;

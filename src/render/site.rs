@@ -471,7 +471,7 @@ fn rule_pages(templates: &Templates, cat: &Catalogue) -> Result<Vec<Page>, Strin
 }
 
 fn render(templates: &Templates, name: &str, value: Value) -> Result<String, String> {
-    let ctx = tera::Context::from_value(value).map_err(|e| e.to_string())?;
+    let ctx = tera::Context::from_serialize(&value).map_err(|e| e.to_string())?;
     templates.render(name, &ctx)
 }
 

@@ -194,6 +194,6 @@ pub fn render(
         return super::emit::json_document(&value)
             .map_err(|e| format!("table `{name}` cannot be written as JSON: {e}"));
     }
-    let ctx = tera::Context::from_value(value).map_err(|e| e.to_string())?;
+    let ctx = tera::Context::from_serialize(&value).map_err(|e| e.to_string())?;
     templates.render(&template, &ctx)
 }

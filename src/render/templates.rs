@@ -1,14 +1,20 @@
 //! The tera environment: templates embedded in the binary, each overridable by a file of the
 //! same name in `--templates DIR`. Renderers pass data in; templates only lay it out.
+//!
+//! tera 2 parses a template without a parser generator and bounds what tera 1 could not: an
+//! include cycle is refused when the templates are added, and a component that calls itself
+//! stops at a fixed depth with an error, so no user template can overflow the stack.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
-use tera::{Context, Tera, Value};
+use tera::{Context, Kwargs, State, Tera, Value};
 
 /// Every embedded template, by name. A new template is added here and in `templates/`.
 pub const EMBEDDED: &[(&str, &str)] = &[
-    ("macros.tera", include_str!("../../templates/macros.tera")),
+    (
+        "components.tera",
+        include_str!("../../templates/components.tera"),
+    ),
     (
         "report.md.tera",
         include_str!("../../templates/report.md.tera"),
@@ -85,9 +91,12 @@ pub struct Templates {
 
 const FAMILIES: usize = 5;
 
-/// Templates are parsed when first rendered, a family at a time (parsing is most of a
-/// report's cost): the small region templates together, each report format alone, the site
-/// with the base its pages extend. `macros.tera` joins every family.
+/// The template of components shared by every family.
+const COMPONENTS: &str = "components.tera";
+
+/// Templates are parsed when first rendered, a family at a time: the small region templates
+/// together, each report format alone, the site with the base its pages extend.
+/// `components.tera` (components every template may call) joins every family.
 fn family(name: &str) -> usize {
     if name.starts_with("site/") {
         2
@@ -155,8 +164,11 @@ impl Templates {
             .get(f)
             .ok_or("no such template family")?
             .get_or_init(|| {
-                let mut tera = Tera::default();
-                tera.autoescape_on(vec![".html.tera", ".html", ".xml.tera"]);
+                let mut tera = Tera::new();
+                tera.autoescape_on([".html.tera", ".html", ".xml.tera"]);
+                tera.set_escape_fn(escape_html);
+                // Registered before the templates are added: tera 2 checks at that point that
+                // every filter a template names exists.
                 tera.register_filter("md_cell", md_cell);
                 tera.register_filter("md_link", md_link);
                 tera.register_filter("md_text", md_text);
@@ -164,12 +176,10 @@ impl Templates {
                 let members = self
                     .sources
                     .iter()
-                    .filter(|(n, _)| family(n) == f || n == "macros.tera")
+                    .filter(|(n, _)| family(n) == f || n == COMPONENTS)
                     .map(|(n, t)| (n.as_str(), t.as_str()));
                 tera.add_raw_templates(members)
                     .map_err(|e| format!("template error: {}", chain(&e)))?;
-                super::template_recursion::check(&tera)
-                    .map_err(|e| format!("template error: {e}"))?;
                 Ok(tera)
             });
         built.as_ref().map_err(Clone::clone)
@@ -186,7 +196,9 @@ impl Templates {
     }
 }
 
-/// tera nests the useful message in the error's sources.
+/// A tera error as one message: what failed, then each cause. tera 2 writes a parse or render
+/// error as a report over several lines (the message, then the template's line with a
+/// marker), kept as it is.
 fn chain(e: &dyn std::error::Error) -> String {
     let mut parts = vec![e.to_string()];
     let mut cur = e.source();
@@ -197,22 +209,44 @@ fn chain(e: &dyn std::error::Error) -> String {
     parts.join(": ")
 }
 
-/// Text safe inside a Markdown table cell: pipes escaped, line breaks folded.
+/// HTML autoescaping: `& < > " '` and `/` as entities (`/` closes a tag in an unquoted
+/// attribute). The entities are those of tera 1, which the reports and the site were written
+/// with, so a page is the same bytes.
+fn escape_html(input: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let bytes = input.as_bytes();
+    let mut from = 0;
+    for (i, b) in bytes.iter().enumerate() {
+        let entity: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'"' => b"&quot;",
+            b'\'' => b"&#x27;",
+            b'/' => b"&#x2F;",
+            _ => continue,
+        };
+        out.write_all(bytes.get(from..i).unwrap_or_default())?;
+        out.write_all(entity)?;
+        from = i + 1;
+    }
+    out.write_all(bytes.get(from..).unwrap_or_default())
+}
+
 /// A value as one Markdown table cell: [`md_inline`], with `|` escaped (GFM splits cells on
 /// it even inside code spans, and honours `\|` there).
-fn md_cell(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
-    Ok(Value::String(md_inline(&plain(value)).replace('|', "\\|")))
+fn md_cell(value: &Value, _: Kwargs, _: &State) -> String {
+    md_inline(&plain(value)).replace('|', "\\|")
 }
 
 /// A value as inline Markdown running text (a list item, a heading, a sentence).
-fn md_text(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
-    Ok(Value::String(md_inline(&plain(value))))
+fn md_text(value: &Value, _: Kwargs, _: &State) -> String {
+    md_inline(&plain(value))
 }
 
 /// A value as one inline code span: one line, fenced by more backticks than any run inside it,
 /// so no backtick in a file name or server name can end the span early. In a table cell `|`
 /// is escaped as GFM asks.
-fn md_code(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
+fn md_code(value: &Value, _: Kwargs, _: &State) -> String {
     let s = plain(value)
         .split(|c: char| c.is_whitespace() || c.is_control())
         .filter(|w| !w.is_empty())
@@ -226,14 +260,16 @@ fn md_code(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
     } else {
         ""
     };
-    Ok(Value::String(format!("{fence}{pad}{s}{pad}{fence}")))
+    format!("{fence}{pad}{s}{pad}{fence}")
 }
 
+/// A value as the text a filter works on: a string as it is, nothing for none, anything else
+/// as tera prints it.
 fn plain(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
+    match value.as_str() {
+        Some(s) => s.to_string(),
+        None if value.is_none() || value.is_undefined() => String::new(),
+        None => value.to_string(),
     }
 }
 
@@ -310,8 +346,13 @@ pub fn md_inline(s: &str) -> String {
 /// A `{label, url}` object as a Markdown link that is also safe in a table cell: the label's
 /// Markdown marks and pipes escaped, and in the address the characters that would end the
 /// link or the cell percent-encoded (which leaves the address unchanged in meaning).
-fn md_link(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
-    let field = |k: &str| value.get(k).and_then(Value::as_str).unwrap_or("");
+fn md_link(value: &Value, _: Kwargs, _: &State) -> String {
+    let map = value.as_map();
+    let field = |k: &'static str| {
+        map.and_then(|m| m.get(&tera::value::Key::Str(k)))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
     let url = field("url");
     let label = match field("label") {
         "" => url,
@@ -343,7 +384,7 @@ fn md_link(value: &Value, _: &HashMap<String, Value>) -> tera::Result<Value> {
         }
     }
     out.push(')');
-    Ok(Value::String(out))
+    out
 }
 
 #[cfg(test)]
@@ -360,18 +401,38 @@ mod tests {
         assert_eq!(t.render("extra.md.tera", &ctx).unwrap(), "x=a\\|b c");
     }
 
+    /// `x` rendered through an override template `tpl` named `name`.
+    fn through(name: &str, tpl: &str, x: serde_json::Value) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), tpl).unwrap();
+        let t = Templates::new(Some(dir.path())).unwrap();
+        let mut ctx = Context::new();
+        ctx.insert("x", &x);
+        t.render(name, &ctx).unwrap()
+    }
+
     #[test]
     fn md_link_survives_hostile_labels_and_addresses() {
         let v = serde_json::json!({"label": "Datenschutz [Übersicht] | *Hintergrund*", "url": "https://de.wikipedia.org/wiki/Datenschutz_(Schweiz)"});
-        let got = md_link(&v, &HashMap::new()).unwrap();
         assert_eq!(
-            got,
-            Value::String(r"[Datenschutz \[Übersicht\] \| \*Hintergrund\*](https://de.wikipedia.org/wiki/Datenschutz_%28Schweiz%29)".into())
+            through("l.md.tera", "{{ x | md_link }}", v),
+            r"[Datenschutz \[Übersicht\] \| \*Hintergrund\*](https://de.wikipedia.org/wiki/Datenschutz_%28Schweiz%29)"
         );
         let bare = serde_json::json!({"label": "", "url": "https://x.ch/a b"});
         assert_eq!(
-            md_link(&bare, &HashMap::new()).unwrap(),
-            Value::String(r"[https://x.ch/a b](https://x.ch/a%20b)".into())
+            through("l.md.tera", "{{ x | md_link }}", bare),
+            r"[https://x.ch/a b](https://x.ch/a%20b)"
+        );
+    }
+
+    /// The HTML entities are tera 1's, so pages keep their bytes: `'` as `&#x27;`, `/` as
+    /// `&#x2F;`; a value marked safe is left alone.
+    #[test]
+    fn html_escaping_keeps_the_entities_of_earlier_pages() {
+        let v = serde_json::json!("<a href='x/y'>\"&\"</a>");
+        assert_eq!(
+            through("e.html.tera", "{{ x }}|{{ x | safe }}", v),
+            "&lt;a href=&#x27;x&#x2F;y&#x27;&gt;&quot;&amp;&quot;&lt;&#x2F;a&gt;|<a href='x/y'>\"&\"</a>"
         );
     }
 

@@ -4,7 +4,9 @@
 //! repository must not be able to ship outlines that disagree with its own files and so make
 //! `lint` pass. `AUDITBOOK_NO_CACHE=1` turns it off. The cache is an optimisation only: a file
 //! that cannot be read is treated as empty and one that cannot be written is skipped, and the
-//! output is the same bytes either way.
+//! output is the same bytes either way. Only what is the user's alone is trusted: a cache
+//! folder others may write is not used, and a cache file another user owns or others may write
+//! is not read.
 
 use crate::load::outline_cache::OutlineCache;
 use crate::load::Bodies;
@@ -28,6 +30,11 @@ impl OutlineStore {
             return None;
         }
         let dir = cache_dir()?;
+        // A folder someone else may write could hold outlines that disagree with the files,
+        // planted to make `lint` pass: such a folder is not used at all.
+        if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir() || private(&m).is_err()) {
+            return None;
+        }
         let canonical = std::fs::canonicalize(root).ok()?;
         let digest = crate::text::digest::sha256(canonical.as_os_str().as_encoded_bytes());
         let name = digest.get(..32).unwrap_or(&digest);
@@ -53,8 +60,11 @@ fn cache_dir() -> Option<PathBuf> {
 }
 
 /// The file if it is a regular file itself (not a link, FIFO or device; checked again on the
-/// open handle, so a FIFO swapped in cannot block the run). A file over the cache's size bound
-/// is ignored by `OutlineCache`.
+/// open handle, so a FIFO swapped in cannot block the run), this user's and writable by no one
+/// else. A file over the cache's size bound is ignored by `OutlineCache`; one that is not read
+/// is replaced by the run's own.
 fn read(file: &Path) -> Option<Vec<u8>> {
-    crate::load::text::read_unlinked(file).ok()
+    crate::load::text::read_private(file).ok()
 }
+
+use crate::load::text::private;

@@ -40,13 +40,49 @@ pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
 /// first time, if a path repeats); a sequence item is where its node starts.
 pub fn key_positions(text: &str) -> BTreeMap<String, (usize, usize)> {
     let mut out = BTreeMap::new();
+    walk(text, |path, at, _| {
+        out.entry(path).or_insert(at);
+        true
+    });
+    out
+}
+
+/// The first key written twice in one mapping, however each is quoted (`id` and `"id"` are one
+/// key): its path, the line of its first occurrence and the line of the repeat.
+pub fn repeated_key(text: &str) -> Option<(String, usize, usize)> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut found = None;
+    walk(text, |path, (line, _), key| {
+        if !key {
+            return true;
+        }
+        match seen.get(&path) {
+            Some(first) => {
+                found = Some((path, *first, line));
+                false
+            }
+            None => {
+                seen.insert(path, line);
+                true
+            }
+        }
+    });
+    found
+}
+
+/// Call `at(path, (line, column), is_key)` for every key and sequence item of `text` in
+/// document order, until it returns `false`.
+fn walk(text: &str, mut at: impl FnMut(String, (usize, usize), bool) -> bool) {
     let mut stack: Vec<Open> = Vec::new();
     let mut parser = Parser::new_from_str(text);
     while let Ok((event, mark)) = parser.next_token() {
         let line = (mark.line(), mark.col() + 1);
-        match event {
+        let go_on = match event {
             Event::StreamEnd => break,
-            Event::DocumentStart => stack.clear(),
+            Event::DocumentStart => {
+                stack.clear();
+                true
+            }
             Event::Scalar(value, ..) => {
                 if let Some(Open {
                     path,
@@ -54,60 +90,68 @@ pub fn key_positions(text: &str) -> BTreeMap<String, (usize, usize)> {
                 }) = stack.last_mut()
                 {
                     // A key: its value follows.
-                    if let Some(base) = path {
-                        out.entry(join(base, &value)).or_insert(line);
-                    }
+                    let go_on = match path {
+                        Some(base) => at(join(base, &value), line, true),
+                        None => true,
+                    };
                     *pending = Some(Some(value));
+                    go_on
                 } else {
-                    node(&mut stack, line, &mut out);
+                    node(&mut stack, line, &mut at).1
                 }
             }
-            Event::Alias(_) => {
-                node(&mut stack, line, &mut out);
-            }
+            Event::Alias(_) => node(&mut stack, line, &mut at).1,
             Event::MappingStart(..) | Event::SequenceStart(..) => {
-                let path = node(&mut stack, line, &mut out);
+                let (path, go_on) = node(&mut stack, line, &mut at);
                 let kind = match event {
                     Event::MappingStart(..) => Kind::Map { value_of: None },
                     _ => Kind::Seq { next: 0 },
                 };
                 stack.push(Open { path, kind });
+                go_on
             }
             Event::MappingEnd | Event::SequenceEnd => {
                 stack.pop();
+                true
             }
-            _ => {}
+            _ => true,
+        };
+        if !go_on {
+            break;
         }
     }
-    out
 }
 
 /// A value node starts at `line` (a scalar, an alias, a mapping or a sequence): the path it
 /// has in its parent, which it consumes — a mapping's pending key, a sequence's next index (the
-/// item's line recorded). A node where a mapping expects a key is a complex key and has none.
+/// item's line reported). A node where a mapping expects a key is a complex key and has none.
+/// The second value is what `at` answered for a sequence item (`true` otherwise).
 fn node(
     stack: &mut [Open],
     line: (usize, usize),
-    out: &mut BTreeMap<String, (usize, usize)>,
-) -> Option<String> {
+    at: &mut impl FnMut(String, (usize, usize), bool) -> bool,
+) -> (Option<String>, bool) {
     let Some(parent) = stack.last_mut() else {
-        return Some(String::new());
+        return (Some(String::new()), true);
     };
     let base = parent.path.as_deref();
     match &mut parent.kind {
         Kind::Map { value_of } => match value_of.take() {
-            Some(key) => Some(join(base?, &key?)),
+            Some(key) => (base.zip(key).map(|(b, k)| join(b, &k)), true),
             None => {
                 // A complex key: its value comes next, and neither has a path.
                 *value_of = Some(None);
-                None
+                (None, true)
             }
         },
         Kind::Seq { next } => {
-            let path = format!("{}[{next}]", base?);
+            let Some(base) = base else {
+                return (None, true);
+            };
+            let path = format!("{base}[{next}]");
             *next += 1;
-            out.entry(path.clone()).or_insert(line);
-            Some(path)
+            let go_on = at(path.clone(), line, false);
+            (Some(path), go_on)
         }
     }
 }
@@ -203,6 +247,16 @@ mod tests {
         assert!(!l.contains_key("results.FID-001.looks"));
         assert!(!l.keys().any(|k| k.contains("src/a.py")));
         assert_eq!(l.get("results.SEC-004.status"), Some(&8));
+    }
+
+    #[test]
+    fn a_repeated_key_is_found_however_it_is_quoted() {
+        let t = "id: A-001\ntitle: x\n\"id\": A-002\n";
+        assert_eq!(repeated_key(t), Some(("id".into(), 1, 3)));
+        let t = "probe:\n  tool: a\n  'tool': b\n";
+        assert_eq!(repeated_key(t), Some(("probe.tool".into(), 2, 3)));
+        // The same key in two items of a list is no repeat.
+        assert_eq!(repeated_key("s:\n  - name: a\n  - name: b\n"), None);
     }
 
     #[test]

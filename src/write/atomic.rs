@@ -29,9 +29,26 @@ pub fn parent(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// Whether a file put in place is flushed to disk first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flush {
+    /// The file, then its folder's entry: a catalogue file or a report survives a power cut
+    /// as the old or the new text.
+    Disk,
+    /// Renamed into place only, so a reader never sees half of it, and left to the kernel to
+    /// write out: output that is rebuilt rather than recovered (the site's pages, where a
+    /// flush per page was most of a run's CPU time).
+    Rename,
+}
+
 /// Write `bytes` to a new temporary file beside `target` and flush it to disk. A new file gets
 /// 0666 less the umask (the kernel applies it); a replaced file keeps its permissions.
 pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
+    stage_with(target, bytes, mark, Flush::Disk)
+}
+
+/// [`stage`], flushed to disk or not as `flush` says.
+pub fn stage_with(target: &Target, bytes: &[u8], mark: &str, flush: Flush) -> io::Result<Staged> {
     let path = target.path();
     let (tmp, mut file) = new_temp(path, mark, 0o666)?;
     let written = (|| {
@@ -46,7 +63,10 @@ pub fn stage(target: &Target, bytes: &[u8], mark: &str) -> io::Result<Staged> {
                 let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
             }
         }
-        file.sync_all()
+        match flush {
+            Flush::Disk => file.sync_all(),
+            Flush::Rename => Ok(()),
+        }
     })();
     if let Err(e) = written {
         let _ = fs::remove_file(&tmp);
@@ -93,9 +113,16 @@ fn new_temp(path: &Path, mark: &str, mode: u32) -> io::Result<(PathBuf, File)> {
 
 /// Rename the temporary file over its target.
 pub fn replace(staged: &Staged) -> io::Result<()> {
+    replace_with(staged, Flush::Disk)
+}
+
+/// [`replace`], the folder flushed to disk or not as `flush` says.
+pub fn replace_with(staged: &Staged, flush: Flush) -> io::Result<()> {
     fs::rename(&staged.tmp, &staged.target)?;
     fault::step();
-    sync_dir(parent(&staged.target));
+    if flush == Flush::Disk {
+        sync_dir(parent(&staged.target));
+    }
     Ok(())
 }
 

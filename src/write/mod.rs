@@ -8,16 +8,21 @@
 //! - a FIFO or character device (`/dev/stdout`, `/dev/null`) is written through, never replaced.
 //! - a directory, block device or socket is refused with a message.
 //!
+//! `site --out DIR` writes a whole folder through [`folder`], which refuses links, FIFOs and
+//! devices anywhere below the folder before it writes anything.
+//!
 //! Writing commands (`new`, `retire`, `sync`) work in a [`Session`]: an exclusive lock on the
 //! catalogue, an intent journal for changes to several files, recovery of an interrupted
 //! change and a sweep of leftover temporary files.
 
 mod atomic;
 pub mod fault;
+mod folder;
 pub mod journal;
 mod session;
 pub mod target;
 
+pub use folder::folder;
 pub use session::Session;
 #[cfg(any(test, feature = "internals"))]
 pub use session::LOCK_FILE;
@@ -38,7 +43,7 @@ pub enum Change {
     Remove(PathBuf),
 }
 
-/// Write one file outside any catalogue change (`audit --out`, `site`), by the rules above.
+/// Write one file outside any catalogue change (`audit --out`), by the rules above.
 pub fn file(path: &Path, contents: &str) -> io::Result<()> {
     match target::resolve(path)? {
         Target::Stream(p) => atomic::stream(&p, contents.as_bytes()),
@@ -86,7 +91,8 @@ pub fn cache_root() -> Option<std::path::PathBuf> {
 
 /// A file of the user's cache (outlines kept between runs), written atomically (`0600`, not
 /// flushed to disk: a torn file fails its own checksum) into a directory made private to the
-/// user. Only a regular file or nothing is replaced: a symlink,
+/// user. A directory that already exists must be the user's and writable by no one else, or
+/// nothing is written. Only a regular file or nothing is replaced: a symlink,
 /// FIFO, device or directory at the path is left alone and the write refused.
 pub fn cache_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = atomic::parent(path);
@@ -95,6 +101,7 @@ pub fn cache_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(dir)?;
+    crate::load::text::private(&std::fs::metadata(dir)?)?;
     match std::fs::symlink_metadata(path) {
         Ok(m) if !m.file_type().is_file() => {
             return Err(io::Error::other("it is not a regular file"))
@@ -104,6 +111,31 @@ pub fn cache_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Err(_) => {}
     }
     atomic::replace_unsynced(path, bytes)
+}
+
+/// What the write tests use to swap a file for a FIFO while it is being written, and to tell
+/// a call that returns from one that blocks.
+#[cfg(all(test, unix))]
+mod swap {
+    use std::path::Path;
+
+    pub fn for_fifo(path: &Path) {
+        std::fs::remove_file(path).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+
+    /// Run `f` on another thread; `None` if it has not returned after a while (it blocked).
+    pub fn returns<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30)).ok()
+    }
 }
 
 #[cfg(test)]

@@ -199,8 +199,7 @@ fn inside(boundary: &Path, change: &Change) -> io::Result<()> {
             at = crate::confine::normalise(&atomic::parent(&at).join(link));
         }
     }
-    let dir = fs::canonicalize(atomic::parent(&at)).map_err(|e| named(path, e))?;
-    if dir.starts_with(boundary) {
+    if lands_within(boundary, &at).map_err(|e| named(path, e))? {
         Ok(())
     } else {
         Err(io::Error::other(format!(
@@ -211,6 +210,12 @@ fn inside(boundary: &Path, change: &Change) -> io::Result<()> {
     }
 }
 
+/// Whether the file at `path` lands inside `boundary` (a canonical folder): its folder with
+/// every link resolved lies below it.
+pub(super) fn lands_within(boundary: &Path, path: &Path) -> io::Result<bool> {
+    Ok(fs::canonicalize(atomic::parent(path))?.starts_with(boundary))
+}
+
 fn named(path: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("`{}`: {e}", path.display()))
 }
@@ -219,19 +224,7 @@ fn stage(change: &Change) -> io::Result<Planned> {
     match change {
         Change::Write(path, text) => {
             let target = target::resolve(path).map_err(|e| named(path, e))?;
-            if let Target::Stream(_) = target {
-                return Err(io::Error::other(format!(
-                    "`{}` is not a regular file; a catalogue file is replaced as a whole",
-                    path.display()
-                )));
-            }
-            let before = match &target {
-                Target::Regular(p, _) => Some(fs::read(p).map_err(|e| named(p, e))?),
-                _ => None,
-            };
-            let staged =
-                atomic::stage(&target, text.as_bytes(), LOCKED_MARK).map_err(|e| named(path, e))?;
-            Ok(Planned::Replace(staged, before))
+            stage_replace(path, target, text)
         }
         Change::Create(path, text) => {
             if fs::symlink_metadata(path).is_ok() {
@@ -245,10 +238,43 @@ fn stage(change: &Change) -> io::Result<Planned> {
             Ok(Planned::Create(staged))
         }
         Change::Remove(path) => {
-            let before = fs::read(path).map_err(|e| named(path, e))?;
+            let before = held_bytes(path, true).map_err(|e| named(path, e))?;
             Ok(Planned::Remove(path.clone(), before))
         }
     }
+}
+
+/// A replacement of `path`, whose target was classified as `target`.
+fn stage_replace(path: &Path, target: Target, text: &str) -> io::Result<Planned> {
+    if let Target::Stream(_) = target {
+        return Err(io::Error::other(format!(
+            "`{}` is not a regular file; a catalogue file is replaced as a whole",
+            path.display()
+        )));
+    }
+    let before = match &target {
+        Target::Regular(p, _) => Some(held_bytes(p, false).map_err(|e| named(p, e))?),
+        _ => None,
+    };
+    let staged =
+        atomic::stage(&target, text.as_bytes(), LOCKED_MARK).map_err(|e| named(path, e))?;
+    Ok(Planned::Replace(staged, before))
+}
+
+/// The bytes of a regular file about to be replaced or removed (what undoing restores), read
+/// through a handle opened without blocking (and, for a file already resolved, without
+/// following a link) and checked again on the handle: a FIFO swapped in after the file was
+/// classified must not hold the catalogue lock forever.
+fn held_bytes(path: &Path, follow_link: bool) -> io::Result<Vec<u8>> {
+    let bytes = if follow_link {
+        crate::load::text::read_limited(path)?
+    } else {
+        crate::load::text::read_unlinked(path)?
+    };
+    if bytes.len() as u64 > crate::load::text::MAX_FILE_BYTES {
+        return Err(io::Error::other("it is over the size limit of a catalogue file"));
+    }
+    Ok(bytes)
 }
 
 /// Remove the temporary files of steps that will not run.
@@ -311,4 +337,45 @@ fn sweep(dir: &Path, depth: usize) -> usize {
         }
     }
     n
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::super::swap;
+    use super::*;
+
+    /// `lint --fix` classifies the file to fix, then reads what undoing would restore: a FIFO
+    /// swapped in between is refused, not waited on with the catalogue locked.
+    #[test]
+    fn a_file_swapped_for_a_fifo_after_it_was_classified_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("FID-001.md");
+        fs::write(&path, "vorher\n").unwrap();
+        let classified = target::resolve(&path).unwrap();
+        assert!(matches!(classified, Target::Regular(..)));
+        swap::for_fifo(&path);
+        let p = path.clone();
+        let staged = swap::returns(move || stage_replace(&p, classified, "nachher\n").err());
+        let err = staged.expect("staging blocked on the FIFO").expect("refused");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
+    }
+
+    /// The twin: the file still regular is staged and its bytes kept for undoing.
+    #[test]
+    fn a_regular_file_is_staged_with_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("FID-001.md");
+        fs::write(&path, "vorher\n").unwrap();
+        let classified = target::resolve(&path).unwrap();
+        let planned = stage_replace(&path, classified, "nachher\n").unwrap();
+        let Planned::Replace(staged, Some(before)) = &planned else {
+            panic!("not a replacement");
+        };
+        assert_eq!(before, b"vorher\n");
+        discard(std::slice::from_ref(&planned));
+        assert!(!staged.tmp.exists());
+    }
+
+    use std::os::unix::fs::FileTypeExt;
 }

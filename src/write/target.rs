@@ -123,19 +123,40 @@ fn classify(real: &Path, meta: &fs::Metadata) -> io::Result<Target> {
 
 /// A rename in a writable directory would replace a file the user may not write; refuse that
 /// the way writing into the file would be refused (root included: the mode says read-only).
+/// The probe opens without blocking and without following a link, and the handle must still
+/// be a regular file: a FIFO swapped in since the path was classified would otherwise hold
+/// the open (and the catalogue lock) until some reader came.
 fn writable(real: &Path, meta: &fs::Metadata) -> io::Result<()> {
-    let denied = meta.permissions().readonly()
-        || fs::OpenOptions::new()
-            .write(true)
-            .open(real)
-            .is_err_and(|e| e.kind() == io::ErrorKind::PermissionDenied);
-    if denied {
-        return Err(io::Error::new(
+    let denied = || {
+        io::Error::new(
             io::ErrorKind::PermissionDenied,
             "it is read-only; auditbook does not replace a file it may not write",
-        ));
+        )
+    };
+    if meta.permissions().readonly() {
+        return Err(denied());
     }
-    Ok(())
+    let mut options = fs::OpenOptions::new();
+    options.write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NONBLOCK | libc::O_NOFOLLOW,
+    );
+    match options.open(real) {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => Err(denied()),
+        Ok(f) if !f.metadata()?.is_file() => Err(swapped()),
+        // A FIFO without a reader refuses a non-blocking open for writing (ENXIO); a link put
+        // in the file's place refuses `O_NOFOLLOW` (ELOOP).
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ENXIO | libc::ELOOP)) => Err(swapped()),
+        _ => Ok(()),
+    }
+}
+
+/// The refusal for a path whose regular file was replaced by something else while it was
+/// being looked at.
+fn swapped() -> io::Error {
+    io::Error::other("it is no longer a regular file (it changed while auditbook wrote it)")
 }
 
 #[cfg(all(test, unix))]
@@ -153,6 +174,22 @@ mod tests {
         std::os::unix::fs::symlink("sub/../gone.md", dir.path().join("dangling.md")).unwrap();
         let t = resolve(&dir.path().join("dangling.md")).unwrap();
         assert!(matches!(&t, Target::New(p) if p.ends_with("sub/../gone.md")));
+    }
+
+    /// The file was regular when it was looked at and a FIFO when it is opened to see whether
+    /// it may be written: refused at once (a blocking open would wait for a reader forever).
+    #[test]
+    fn a_fifo_swapped_in_before_the_write_probe_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("FID-001.md");
+        fs::write(&path, "x").unwrap();
+        let meta = fs::symlink_metadata(&path).unwrap();
+        super::super::swap::for_fifo(&path);
+        let p = path.clone();
+        let probed = super::super::swap::returns(move || classify(&p, &meta).map(|_| ()))
+            .expect("the write probe blocked on the FIFO");
+        let err = probed.unwrap_err();
+        assert!(err.to_string().contains("no longer a regular file"), "{err}");
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub struct Client {
     next: i64,
     /// Latest published diagnostics by URI.
     pub diagnostics: BTreeMap<String, Vec<Value>>,
+    /// How many times diagnostics were published, by URI.
+    pub publications: BTreeMap<String, usize>,
     /// Every `window/logMessage` text.
     pub logs: Vec<String>,
 }
@@ -86,6 +88,7 @@ impl Client {
             rx,
             next: 0,
             diagnostics: BTreeMap::new(),
+            publications: BTreeMap::new(),
             logs: Vec::new(),
         };
         let init = c.request(
@@ -129,6 +132,7 @@ impl Client {
                 .as_array()
                 .cloned()
                 .unwrap_or_default();
+            *self.publications.entry(u.clone()).or_default() += 1;
             self.diagnostics.insert(u, list);
         }
         if v["method"] == "window/logMessage" {
@@ -155,6 +159,18 @@ impl Client {
     /// server checks pending edits and publishes before it answers.
     pub fn sync(&mut self) {
         self.request("workspace/symbol", json!({"query": ""}));
+    }
+
+    /// Wait, sending nothing, until diagnostics for `path` are published (an editor that only
+    /// types and waits for them); the list published.
+    pub fn published_unasked(&mut self, path: &Path) -> Vec<Value> {
+        let want = uri(path);
+        loop {
+            let v = self.take();
+            if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == want {
+                return self.diagnostics.get(&want).cloned().unwrap_or_default();
+            }
+        }
     }
 
     pub fn open(&mut self, path: &Path) -> String {

@@ -7,7 +7,7 @@ use common::{auditbook, fixture_dir};
 #[test]
 fn a_fatal_error_prints_its_cause() {
     let dir = tempfile::tempdir().unwrap();
-    // A file where the site's folder should be: creating folders under it must fail.
+    // A file where the site's folder should be: creating the folder under it must fail.
     let blocker = dir.path().join("öffentlich");
     std::fs::write(&blocker, "kein Ordner\n").unwrap();
     let out = auditbook()
@@ -22,7 +22,7 @@ fn a_fatal_error_prints_its_cause() {
     let lines: Vec<&str> = err.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.starts_with("auditbook: error: cannot create `"))
+        .position(|l| l.starts_with("auditbook: error: cannot write the site into `"))
         .unwrap_or_else(|| panic!("no error line in:\n{err}"));
     assert!(lines[at].contains("öffentlich"), "{err}");
     let cause = lines.get(at + 1).copied().unwrap_or_default();

@@ -137,12 +137,41 @@ fn examples_parse() {
                 }
             }
             "markdown" | "text" => {}
+            tera if tera.starts_with("tera ") => {}
             other => panic!("line {line}: unknown fence `{other}`"),
         }
     }
     assert!(claims >= 10, "the claim examples were read ({claims})");
     for kind in ["yaml", "yaml catalogue.yaml", "applies_when", "markdown"] {
         assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} example");
+    }
+}
+
+/// The template examples (`tera NAME` fences) are one `--templates` folder: each table
+/// template among them renders on a catalogue through the components beside it.
+#[test]
+fn template_examples_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tables = Vec::new();
+    for (info, body, line) in fences(&doc()) {
+        let Some(name) = info.strip_prefix("tera ") else {
+            continue;
+        };
+        std::fs::write(dir.path().join(name), &body).unwrap_or_else(|e| panic!("line {line}: {e}"));
+        if let Some(table) = name.strip_suffix(".md.tera") {
+            tables.push((table.to_string(), line));
+        }
+    }
+    assert!(!tables.is_empty(), "no template example");
+    let templates = auditbook::render::templates::Templates::new(Some(dir.path())).unwrap();
+    let cat = auditbook::load::load(&project().join("catalogue"))
+        .unwrap()
+        .catalogue;
+    for (table, line) in tables {
+        let args = auditbook::render::tables::Args::from([("base".into(), "checks/".into())]);
+        let out = auditbook::render::tables::render(&templates, &cat, &table, &args, "md")
+            .unwrap_or_else(|e| panic!("line {line}: {e}"));
+        assert!(out.contains("](checks/"), "line {line}: {out}");
     }
 }
 

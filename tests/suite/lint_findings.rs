@@ -81,6 +81,59 @@ fn duplicate_key() {
     assert_found(&f, "AB104", FID1, 6);
 }
 
+/// A quoted key is the same key: the duplicate is reported on its own line, not at the top
+/// of the frontmatter.
+#[test]
+fn duplicate_quoted_key() {
+    for dup in ["\"severity\": low\n", "'severity': low\n"] {
+        let f = clean();
+        f.edit(
+            FID1,
+            "severity: critical\n",
+            &format!("severity: critical\n{dup}"),
+        );
+        let got = f.findings("AB104");
+        assert_eq!(got.len(), 1, "{dup:?}: {got:?}");
+        assert_eq!(got[0].1, Some(6), "{dup:?}: {got:?}");
+        let v = f.lint_json().0;
+        assert!(v.to_string().contains("first on line 5"), "{dup:?}: {v}");
+    }
+    // Twin: a quoted key that repeats nothing.
+    let g = clean();
+    g.edit(FID1, "severity: critical\n", "\"severity\": critical\n");
+    assert_silent(&g);
+}
+
+/// NUL and ESC in a frontmatter value are one finding whichever parser reads the block: the
+/// plain `key: value` block (the fast path) and one with a list (the YAML parser) alike, at
+/// the value's line.
+#[test]
+fn control_characters_in_frontmatter_values() {
+    for c in ['\u{0}', '\u{1b}'] {
+        for list in [false, true] {
+            let f = clean();
+            let title = format!("title: \"Scope{c}[2J parameters\"\n");
+            let extra = if list { "tags: [a, b]\n" } else { "" };
+            f.edit(
+                FID1,
+                "title: \"Scope parameters are sent explicitly\"\n",
+                &format!("{title}{extra}"),
+            );
+            let got = f.findings("AB103");
+            assert_eq!(got.len(), 1, "{c:?} list={list}: {got:?}");
+            assert_eq!(got[0].1, Some(3), "{c:?} list={list}: {got:?}");
+        }
+    }
+    // Twin: a tab and non-ASCII letters are text.
+    let g = clean();
+    g.edit(
+        FID1,
+        "title: \"Scope parameters are sent explicitly\"",
+        "title: \"Scope-Parameter\twerden ausdrücklich gesendet\"",
+    );
+    assert_eq!(g.findings("AB103"), vec![]);
+}
+
 #[test]
 fn not_utf8() {
     let f = clean();

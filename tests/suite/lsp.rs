@@ -33,15 +33,22 @@ fn shipped_with_history() -> Fixture {
     f
 }
 
-#[test]
-fn diagnostics_follow_the_unsaved_buffer_and_clear() {
+/// A copy of the shipped catalogue served, with DRIFT-008 open and checked: the fixture, the
+/// check's path, the client and the check's text. The mention of DRIFT-007 (history) is a
+/// note; there is no link to a retired check yet.
+fn drift_008_open() -> (Fixture, std::path::PathBuf, Client, String) {
     let f = shipped_with_history();
     let check = f.path("checks/DRIFT-008.md");
     let mut c = Client::start(f.root());
     let text = c.open(&check);
     c.sync();
-    // The mention of DRIFT-007 (history) is a note; no link to a retired check yet.
     assert_eq!(c.codes(&check), ["AB213"]);
+    (f, check, c, text)
+}
+
+#[test]
+fn diagnostics_follow_the_unsaved_buffer_and_clear() {
+    let (f, check, mut c, text) = drift_008_open();
 
     c.change(&check, &format!("{text}{RETIRED_LINK}"));
     c.sync();
@@ -692,5 +699,125 @@ fn results_for_unknown_and_retired_check_ids_are_published_and_cleared() {
     c.change(&results, &text);
     c.sync();
     assert_eq!(c.codes(&results), Vec::<String>::new());
+    assert_eq!(c.finish(), Some(0));
+}
+
+/// A burst of edits is checked once it settles, not once per edit: 300 edits sent as fast as
+/// an editor can send them, each one adding or removing a link to a retired check (so every
+/// check of an edit would publish), end in a handful of publications, and the findings
+/// answer the newest text.
+#[test]
+fn a_burst_of_edits_is_checked_once_it_settles() {
+    let (_f, check, mut c, text) = drift_008_open();
+    let before = c.publications.get(&uri(&check)).copied().unwrap_or(0);
+    let linked = format!("{text}{RETIRED_LINK}");
+    const EDITS: usize = 300;
+    for i in 0..EDITS {
+        c.change(&check, if i % 2 == 0 { &linked } else { &text });
+    }
+    // The last edit (an even count) removed the link again; one more puts it back.
+    c.change(&check, &linked);
+    c.sync();
+    let published = c.publications.get(&uri(&check)).copied().unwrap_or(0) - before;
+    assert!(
+        published <= EDITS / 10,
+        "{published} publications for {EDITS} edits: the server checked edit by edit"
+    );
+    let codes = c.codes(&check);
+    assert!(codes.contains(&"AB212".to_string()), "{codes:?}");
+    assert_eq!(c.finish(), Some(0));
+}
+
+/// An editor that sends no request (it types and waits) still gets findings: for the file it
+/// opened, and after each pause in typing, for the newest text.
+#[test]
+fn findings_arrive_after_a_pause_without_a_request() {
+    let f = shipped_with_history();
+    let check = f.path("checks/DRIFT-008.md");
+    let mut c = Client::start(f.root());
+    let text = c.open(&check);
+    let first = c.published_unasked(&check);
+    assert!(first.iter().any(|d| d["code"] == "AB213"), "{first:?}");
+    c.change(&check, &format!("{text}{RETIRED_LINK}"));
+    let after = c.published_unasked(&check);
+    assert!(after.iter().any(|d| d["code"] == "AB212"), "{after:?}");
+    assert_eq!(c.finish(), Some(0));
+}
+
+/// The raw server on stdio with its stderr kept, for input no client library would send.
+fn raw_server() -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("auditbook"))
+        .arg("lsp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Wait for the server to end on its own, its stdin still open; `None` if it is still
+/// running after a minute (it waits for a body it should have refused).
+fn ends_on_its_own(child: &mut std::process::Child) -> Option<(i32, String)> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            return Some((status.code().unwrap_or(-1), err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// A message is bounded before anything is allocated for it: a `Content-Length` of 2 GB in a
+/// 30-byte header, one of 2^64 − 1 (which once panicked the input thread), and a header line
+/// that never ends are each refused at once with a message, the stream still open.
+#[test]
+fn oversized_or_endless_headers_are_refused_before_reading() {
+    use std::io::Write;
+    let cases: [(&str, Vec<u8>); 3] = [
+        (
+            "2 GB",
+            b"Content-Length: 2000000000\r\n\r\n{\"jsonrpc\":\"2.0\"}".to_vec(),
+        ),
+        (
+            "2^64 - 1",
+            b"Content-Length: 18446744073709551615\r\n\r\n{}".to_vec(),
+        ),
+        ("endless header", {
+            let mut v = b"Content-Length: 10\r\nX-Padding: ".to_vec();
+            v.extend(std::iter::repeat_n(b'a', 1 << 20));
+            v
+        }),
+    ];
+    for (what, bytes) in cases {
+        let mut child = raw_server();
+        let mut stdin = child.stdin.take().unwrap();
+        // The server may stop reading (and close the pipe) before the last byte is written.
+        let _ = stdin.write_all(&bytes).and_then(|()| stdin.flush());
+        let ended = ends_on_its_own(&mut child);
+        drop(stdin);
+        let (code, err) = ended.unwrap_or_else(|| panic!("{what}: the server waited for more"));
+        assert_eq!(code, 2, "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert!(err.contains("language server input"), "{what}: {err}");
+    }
+}
+
+/// The clean twin: a well-formed message just under the bound is read and answered.
+#[test]
+fn a_large_well_formed_message_is_read() {
+    let f = shipped_with_history();
+    let check = f.path("checks/DRIFT-008.md");
+    let mut c = Client::start(f.root());
+    let text = c.open(&check);
+    // About 8 MB of prose in one edit.
+    let long = format!("{text}\n{}\n", "Langer Absatz. ".repeat(550_000));
+    c.change(&check, &long);
+    c.sync();
+    assert!(c.codes(&check).contains(&"AB213".to_string()));
     assert_eq!(c.finish(), Some(0));
 }

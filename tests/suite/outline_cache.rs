@@ -229,3 +229,60 @@ fn a_german_compatibility_catalogue_warm_and_cold() {
         assert_eq!(run(&fx, Some(cache.path()), &args), uncached, "{args:?}");
     }
 }
+
+/// A cache folder that others may write (made so by someone else, or named by
+/// `AUDITBOOK_CACHE_DIR`) could be handed forged outlines: it is neither read nor written,
+/// and the run prints what a run without the cache prints. The folder auditbook creates itself
+/// is private (`0700`).
+#[test]
+fn a_cache_folder_others_can_write_is_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let args = ["lint", "--format", "json"];
+    let fx = Fixture::shipped();
+    let expected = run(&fx, None, &args);
+    for mode in [0o777, 0o770, 0o1777] {
+        let parent = tempfile::tempdir().unwrap();
+        let cache = parent.path().join("shared");
+        std::fs::create_dir(&cache).unwrap();
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(mode)).unwrap();
+        assert_eq!(run(&fx, Some(&cache), &args), expected, "{mode:o}");
+        assert!(cache_files(&cache).is_empty(), "{mode:o}: nothing written");
+    }
+    // The twin: a folder auditbook makes is its user's alone, and used.
+    let parent = tempfile::tempdir().unwrap();
+    let made = parent.path().join("made/here");
+    assert_eq!(run(&fx, Some(&made), &args), expected);
+    assert_eq!(cache_files(&made).len(), 1);
+    let mode = std::fs::metadata(&made).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "{mode:o}");
+}
+
+/// A cache file others may write, or one another user owns, is not read: the run outlines
+/// everything as if there were none and puts its own private file in its place.
+#[test]
+fn a_cache_file_others_can_write_or_own_is_not_read() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let args = ["lint", "--verify", "--format", "json"];
+    let (fx, cache, expected, file) = cached_once(&args);
+    let own = std::fs::metadata(&file).unwrap();
+    assert_eq!(own.mode() & 0o777, 0o600);
+    // The twin first: the private file is read, not replaced.
+    assert_eq!(run(&fx, Some(cache.path()), &args), expected);
+    assert_eq!(std::fs::metadata(&file).unwrap().ino(), own.ino());
+
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let before = std::fs::metadata(&file).unwrap().ino();
+    assert_eq!(run(&fx, Some(cache.path()), &args), expected);
+    let after = std::fs::metadata(&file).unwrap();
+    assert_ne!(after.ino(), before, "a file others can write is replaced");
+    assert_eq!(after.mode() & 0o777, 0o600);
+
+    // Another user's file (only root can make one).
+    if std::os::unix::fs::chown(&file, Some(4321), Some(4321)).is_ok() {
+        let before = std::fs::metadata(&file).unwrap().ino();
+        assert_eq!(run(&fx, Some(cache.path()), &args), expected);
+        let after = std::fs::metadata(&file).unwrap();
+        assert_ne!(after.ino(), before, "another user's file is replaced");
+        assert_eq!(after.uid(), own.uid());
+    }
+}

@@ -22,20 +22,26 @@ fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// `audit --out OUT` on the shipped catalogue and example; (exit code, stderr).
-fn audit_out(out: &Path) -> (i32, String) {
+/// The shipped catalogue run with `args`, then `OUT`, under a minute; (exit code, stderr).
+fn written(args: &[&str], out: &Path) -> (i32, String) {
     let o = auditbook()
         .arg("-C")
         .arg(repo("catalogue"))
-        .args(["audit", PROFILE, "--results", RESULTS, "--out"])
+        .args(args)
         .arg(out)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// `audit --out OUT` on the shipped catalogue and example; (exit code, stderr).
+fn audit_out(out: &Path) -> (i32, String) {
+    written(&["audit", PROFILE, "--results", RESULTS, "--out"], out)
 }
 
 /// A whole report (its links depend on where it is written, so only its ends are compared).
@@ -412,4 +418,87 @@ fn a_session_refuses_targets_outside_the_repository() {
         std::fs::read_to_string(root.join("inside.md")).unwrap(),
         "x\n"
     );
+}
+
+/// `site --out DIR` on the shipped catalogue; (exit code, stderr).
+fn site_out(out: &Path) -> (i32, String) {
+    written(&["site", "--out"], out)
+}
+
+/// Symlinks planted in the site folder (a pull request's `public/`) lead nowhere: a page
+/// linked to a file outside and a folder linked to one outside are refused before anything is
+/// written, and nothing outside the folder changes or appears.
+#[test]
+fn site_out_refuses_links_planted_in_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let public = dir.path().join("public");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&public).unwrap();
+    std::fs::create_dir_all(outside.join("pages")).unwrap();
+    std::fs::write(outside.join("victim.txt"), "unberührt\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("victim.txt"), public.join("index.html")).unwrap();
+    std::os::unix::fs::symlink(outside.join("pages"), public.join("checks")).unwrap();
+    let (code, err) = site_out(&public);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("victim.txt")).unwrap(),
+        "unberührt\n"
+    );
+    assert_eq!(std::fs::read_dir(outside.join("pages")).unwrap().count(), 0);
+    // Refused before the first write: no page landed in the folder either.
+    let mut names: Vec<String> = std::fs::read_dir(&public)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["checks", "index.html"]);
+
+    // Only the folder link: still refused, still nothing in it.
+    std::fs::remove_file(public.join("index.html")).unwrap();
+    let (code, err) = site_out(&public);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_dir(outside.join("pages")).unwrap().count(), 0);
+
+    // The folder itself a link: refused.
+    std::fs::remove_file(public.join("checks")).unwrap();
+    let linked = dir.path().join("linked");
+    std::os::unix::fs::symlink(&outside, &linked).unwrap();
+    let (code, err) = site_out(&linked);
+    assert_eq!(code, 2, "{err}");
+    assert!(!outside.join("index.html").exists());
+}
+
+/// The clean twin: a folder with real subfolders and an earlier site's pages is written over,
+/// and a FIFO planted at a page's name is refused instead of blocking the run.
+#[test]
+fn site_out_replaces_an_earlier_site_and_refuses_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let public = dir.path().join("public");
+    std::fs::create_dir_all(public.join("checks")).unwrap();
+    std::fs::write(public.join("index.html"), "old\n").unwrap();
+    std::fs::write(public.join("checks/FID-006.html"), "old\n").unwrap();
+    let (code, err) = site_out(&public);
+    assert_eq!(code, 0, "{err}");
+    let index = std::fs::read_to_string(public.join("index.html")).unwrap();
+    assert!(index.starts_with("<!doctype html>"), "{index}");
+    let page = std::fs::read_to_string(public.join("checks/FID-006.html")).unwrap();
+    assert!(page.contains("FID-006"), "{page}");
+    // Built again: a page that holds the same bytes is left as it is, not replaced.
+    let inode = |rel: &str| std::fs::metadata(public.join(rel)).unwrap().ino();
+    let before = inode("checks/FID-006.html");
+    std::fs::write(public.join("index.html"), "edited by hand\n").unwrap();
+    let (code, err) = site_out(&public);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(inode("checks/FID-006.html"), before);
+    assert_eq!(
+        std::fs::read_to_string(public.join("index.html")).unwrap(),
+        index
+    );
+
+    std::fs::remove_file(public.join("rules.html")).unwrap();
+    mkfifo(&public.join("rules.html"));
+    let (code, err) = site_out(&public);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rules.html"), "{err}");
 }

@@ -1,7 +1,8 @@
-//! User templates (`--templates DIR`) that recurse: a macro calling itself (directly or through
-//! another) or a template including itself used to overflow the stack and abort the process.
-//! They are refused before rendering, with a message naming the cycle; recursion-free reuse of
-//! macros renders as before.
+//! User templates (`--templates DIR`) that recurse: a component calling itself (directly or
+//! through another), a template including itself. With tera 1 a recursive macro overflowed the
+//! stack and aborted the process; tera 2 refuses an include cycle when the templates are read
+//! and stops a component's recursion at a fixed depth, and either is an error with exit code 2,
+//! never a crash. Recursion-free reuse of components renders as before.
 
 use crate::common;
 
@@ -23,29 +24,26 @@ fn table(dir: &Path, name: &str) -> std::process::Output {
         .arg(dir)
         .args(["table", name])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap()
 }
 
 #[test]
-fn a_macro_that_calls_itself_is_refused_not_a_crash() {
+fn a_component_that_calls_itself_is_an_error_not_a_crash() {
     let dir = templates(&[
         (
             "zeilen.tera",
-            "{% macro zeile(n) %}- {{ n }}\n{{ self::zeile(n=n + 1) }}{% endmacro zeile %}",
+            "{% component zeile(n: integer) %}- {{ n }}\n{{<zeile n={n + 1} />}}{% endcomponent zeile %}",
         ),
-        (
-            "zaehler.md.tera",
-            "{% import \"zeilen.tera\" as z %}# Zähler\n{{ z::zeile(n=1) }}",
-        ),
+        ("zaehler.md.tera", "# Zähler\n{{<zeile n={1} />}}"),
     ]);
     let out = table(dir.path(), "zaehler");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("macro `zeile` in `zeilen.tera` calls itself"),
-        "{err}"
-    );
+    assert!(err.contains("rendering `zaehler.md.tera` failed"), "{err}");
+    assert!(err.contains("recursion depth"), "{err}");
+    assert!(!err.contains("overflow"), "{err}");
     assert!(out.stdout.is_empty());
 }
 
@@ -54,37 +52,41 @@ fn mutual_recursion_and_self_inclusion_are_refused() {
     let dir = templates(&[
         (
             "m.tera",
-            "{% macro ping(n) %}{% if n > 0 %}{{ self::pong(n=n - 1) }}{% endif %}{% endmacro ping %}\
-             {% macro pong(n) %}{{ self::ping(n=n) }}{% endmacro pong %}",
+            "{% component ping(n: integer) %}{% if n > 0 %}{{<pong n={n - 1} />}}{% endif %}{% endcomponent ping %}\
+             {% component pong(n: integer) %}{{<ping n={n + 1} />}}{% endcomponent pong %}",
         ),
-        ("wechsel.md.tera", "{% import \"m.tera\" as m %}{{ m::ping(n=3) }}"),
-        ("spiegel.md.tera", "Spiegel {% include \"spiegel.md.tera\" %}"),
+        ("wechsel.md.tera", "{{<ping n={3} />}}"),
     ]);
-    for name in ["wechsel", "spiegel"] {
-        let out = table(dir.path(), name);
-        assert_eq!(out.status.code(), Some(2), "{name}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("recursive macros and includes are refused"),
-            "{err}"
-        );
-    }
+    let out = table(dir.path(), "wechsel");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("recursion depth"), "{err}");
+
+    let dir = templates(&[(
+        "spiegel.md.tera",
+        "Spiegel {% include \"spiegel.md.tera\" %}",
+    )]);
+    let out = table(dir.path(), "spiegel");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Circular include"), "{err}");
+    assert!(out.stdout.is_empty());
 }
 
-/// The clean twin: a macro used many times, from several templates, renders.
+/// The clean twin: a component used many times, from several templates, renders.
 #[test]
-fn reused_macros_without_recursion_render() {
+fn reused_components_without_recursion_render() {
     let dir = templates(&[
         (
             "m.tera",
-            "{% macro fett(t) %}**{{ t }}**{% endmacro fett %}\
-             {% macro zwei(t) %}{{ self::fett(t=t) }} {{ self::fett(t=t) }}{% endmacro zwei %}",
+            "{% component fett(t) %}**{{ t }}**{% endcomponent fett %}\
+             {% component zwei(t) %}{{<fett t={t} />}} {{<fett t={t} />}}{% endcomponent zwei %}",
         ),
         (
             "doppelt.md.tera",
-            "{% import \"m.tera\" as m %}{{ m::zwei(t=\"Prüfung\") }}\n{% include \"fuss.md.tera\" %}",
+            "{{<zwei t=\"Prüfung\" />}}\n{% include \"fuss.md.tera\" %}",
         ),
-        ("fuss.md.tera", "{% import \"m.tera\" as m %}{{ m::fett(t=\"Ende\") }}"),
+        ("fuss.md.tera", "{{<fett t=\"Ende\" />}}"),
     ]);
     let out = table(dir.path(), "doppelt");
     assert_eq!(
@@ -102,22 +104,22 @@ fn reused_macros_without_recursion_render() {
 /// In `verify`, a region rendered with a recursive template is a finding on the region's line.
 #[test]
 fn verify_reports_a_recursive_region_template_as_a_finding() {
+    // The fixture's document holds a `category-counts` region.
     let dir = templates(&[(
-        "rules-table.md.tera",
-        "{% macro f() %}{{ self::f() }}{% endmacro f %}{{ self::f() }}",
+        "category-counts.md.tera",
+        "{% component f() %}{{<f />}}{% endcomponent f %}{{<f />}}",
     )]);
     let out = auditbook()
         .args(["-C", "tests/fixtures/graph", "--templates"])
         .arg(dir.path())
         .args(["verify", "--format", "json"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let found = common::findings_in(&v, "AB606");
     assert!(!found.is_empty(), "{v:#}");
-    assert!(v
-        .to_string()
-        .contains("macro `f` in `rules-table.md.tera` calls itself"));
+    assert!(v.to_string().contains("recursion depth"), "{v}");
 }

@@ -269,6 +269,18 @@ fn readers_point_to_a_pending_change() {
     let f = Fixture::new("clean");
     let out = run(&f, &["new", "FID", "--title", "Halb"], Some(2));
     assert_eq!(out.status.code(), KILLED);
+    // `-q` hides notes and the summary, not the warning that explains the errors it shows.
+    let quiet = run(&f, &["-q", "lint"], None);
+    assert_eq!(quiet.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&quiet.stdout).contains("error"),
+        "{quiet:?}"
+    );
+    assert!(
+        stderr(&quiet).contains("an interrupted change to this catalogue is pending"),
+        "{}",
+        stderr(&quiet)
+    );
     for args in [&["lint"][..], &["list"], &["verify"]] {
         let err = stderr(&run(&f, args, None));
         assert!(

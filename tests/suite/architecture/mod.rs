@@ -152,7 +152,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "thiserror",
         ],
     ),
-    ("write", &["serde", "serde_json", "tempfile"]),
+    ("write", &["serde", "serde_json", "tempfile", "libc"]),
     ("graph", &["compact_str", "petgraph", "serde"]),
     ("select", &[]),
     ("evidence", EVIDENCE),
@@ -179,7 +179,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("maintain", &["serde", "serde_json", "tera"]),
     ("init", &["regex", "serde_json"]),
     ("expect", &["serde", "serde_json", "similar"]),
-    ("lsp", &["lsp_server", "lsp_types", "memchr", "serde_json"]),
+    ("lsp", &["lsp_server", "lsp_types", "memchr", "serde_json", "crossbeam_channel"]),
     (
         "cli",
         &[
