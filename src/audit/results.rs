@@ -102,6 +102,7 @@ pub const RESULT_KEYS: &[&str] = &[
     "fingerprint",
     "cites",
     "digest",
+    "machine",
 ];
 pub const TOP_KEYS: &[&str] = &[
     "audit_meta",
@@ -129,7 +130,30 @@ pub struct Recorded {
     pub source: Option<String>,
     /// The server definitions' digest the result was recorded against, when stated.
     pub fingerprint: Option<String>,
+    /// The artifact's or source tree's digest the result was taken from (a machine's) or
+    /// recorded against (a person's), when stated.
+    pub digest: Option<String>,
+    /// What a machine found for a check whose result a person recorded (`machine:`).
+    pub machine: Option<MachineSaw>,
+    /// Why a recorded result is open again (its evidence changed since), when it is; its status
+    /// is then `todo`, and `was` holds what it recorded.
+    pub reopened: Option<Reopened>,
     pub line: usize,
+}
+
+/// A machine's result kept beside a person's.
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineSaw {
+    pub status: String,
+    pub source: String,
+    pub evidence: Vec<String>,
+}
+
+/// A result reopened because what it judged has changed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reopened {
+    pub was: Status,
+    pub why: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -221,6 +245,7 @@ pub fn validate(
         entry_result(cat, app, file, id, entry, &mut out, &mut diags);
     }
     stale_results(file, top, &mut out, &mut diags);
+    contradictions(file, &out, &mut diags);
     ungathered(top, &mut out);
     for e in &app.entries {
         let seen = out.recorded.contains_key(&e.id) || out.rejected.contains_key(&e.id);
@@ -323,8 +348,10 @@ fn ungathered(top: &serde_json::Map<String, Json>, out: &mut Results) {
     }
 }
 
-/// Results recorded against other server definitions than the latest probe saw: the server
-/// side's re-audit queue. Each is listed by id with both digests.
+/// Results recorded against other server definitions than the latest probe saw, or against
+/// another artifact or source tree than the latest package or scan read: what they judged has
+/// changed, so each is reopened (`todo`, what it recorded kept beside) and listed by id with
+/// both digests — the re-audit queue.
 fn stale_results(
     file: &DataFile,
     top: &serde_json::Map<String, Json>,
@@ -336,21 +363,82 @@ fn stale_results(
         .and_then(|p| p.get("definitions"))
         .and_then(Json::as_str)
         .map(String::from);
-    let Some(latest) = out.latest_probe.clone() else {
-        return;
-    };
-    for r in out.recorded.values() {
-        let Some(fp) = r.fingerprint.as_deref().filter(|f| *f != latest) else {
+    let latest_digests: Vec<String> = ["package", "scan"]
+        .iter()
+        .filter_map(|k| {
+            top.get(*k)
+                .and_then(|b| b.get("digest"))
+                .and_then(Json::as_str)
+        })
+        .map(String::from)
+        .collect();
+    for r in out.recorded.values_mut() {
+        let why = match (&out.latest_probe, r.fingerprint.as_deref()) {
+            (Some(latest), Some(fp)) if fp != latest => Some((
+                "fingerprint",
+                format!("it was recorded against server definitions {fp}; the latest probe saw {latest}"),
+            )),
+            _ => None,
+        };
+        let why = why.or_else(|| match r.digest.as_deref() {
+            Some(d) if !latest_digests.is_empty() && !latest_digests.iter().any(|l| l == d) => {
+                Some((
+                    "digest",
+                    format!(
+                        "it was recorded against {d}; the latest evidence is of {}",
+                        latest_digests.join(" and ")
+                    ),
+                ))
+            }
+            _ => None,
+        });
+        let Some((key, why)) = why else {
             continue;
         };
         out.stale.push(r.id.clone());
         diags.push(
             file.at(
                 &codes::RESULTS_STALE,
-                &format!("results.{}.fingerprint", r.id),
+                &format!("results.{}.{key}", r.id),
                 format!(
-                    "{} was recorded against server definitions {fp}; the latest probe saw {latest}",
+                    "{}: {why}; the result is reopened (todo) until it is looked at again",
                     r.id
+                ),
+            )
+            .id(r.id.clone()),
+        );
+        r.reopened = Some(Reopened { was: r.status, why });
+        r.status = Status::Todo;
+    }
+}
+
+/// A person's `pass` where a machine proved `fail` (kept beside it under `machine:`): one of
+/// the two is wrong, and the audit cannot be complete until a person settles it.
+fn contradictions(file: &DataFile, out: &Results, diags: &mut Vec<Diagnostic>) {
+    for r in out.recorded.values() {
+        let Some(m) = r.machine.as_ref() else {
+            continue;
+        };
+        if r.status != Status::Pass || m.status != "fail" {
+            continue;
+        }
+        let first = m
+            .evidence
+            .first()
+            .map(|e| format!(": {}", crate::evidence::untrusted::cut(e, 240)))
+            .unwrap_or_default();
+        diags.push(
+            file.at(
+                &codes::RESULTS_CONTRADICT_MACHINE,
+                &format!("results.{}.status", r.id),
+                format!(
+                    "{}: a person recorded `pass`, but the {} proved `fail`{first}",
+                    r.id,
+                    if m.source.is_empty() {
+                        "machine"
+                    } else {
+                        m.source.as_str()
+                    }
                 ),
             )
             .id(r.id.clone()),
@@ -580,7 +668,30 @@ fn recorded(
         note,
         source: m.get("source").map(scalar),
         fingerprint: m.get("fingerprint").map(scalar),
+        digest: m.get("digest").map(scalar).filter(|d| !d.is_empty()),
+        machine: m.get("machine").and_then(machine_saw),
+        reopened: None,
         line,
+    })
+}
+
+fn machine_saw(v: &Json) -> Option<MachineSaw> {
+    let status = v.get("status").and_then(Json::as_str)?.to_string();
+    let source = v.get("source").map(scalar).unwrap_or_default();
+    let evidence = v
+        .get("evidence")
+        .and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Json::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(MachineSaw {
+        status,
+        source,
+        evidence,
     })
 }
 

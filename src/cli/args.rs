@@ -145,6 +145,16 @@ pub enum Command {
     ///
     /// Example: auditbook triage IDENT-002 '#3f9a0c1b2d4e' --false-positive --reason "test fixture" --results scan.results.yaml
     Triage(super::scan::TriageArgs),
+    /// Gather every machine's evidence about one server into one results file: its published
+    /// package installed and read (artifact facts), its source scanned, the installed server
+    /// started sandboxed and probed (or --stdio / --url), merged with a person's results.
+    ///
+    /// Example: auditbook collect examples/amtsblatt-readonly.profile.yaml --package pypi:amtsblatt-mcp
+    Collect(Box<super::collect::CollectArgs>),
+    /// The catching proxy a started server's upstream requests go to (run by `collect`, inside
+    /// the server's sandbox): each request recorded and answered 502.
+    #[command(hide = true)]
+    CatchProxy(super::collect::CatchProxyArgs),
     /// Many servers in one matrix of servers × categories, with verdicts and scores.
     ///
     /// Example: auditbook portfolio examples/portfolio.yaml --format md

@@ -3,6 +3,8 @@
 mod applicability;
 mod args;
 mod audit;
+mod collect;
+mod collect_fleet;
 mod common;
 mod completions;
 mod diff;
@@ -133,6 +135,8 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Probe(a) => probe::run(cli, a),
         Command::Scan(a) => scan::run(cli, a),
         Command::Triage(a) => scan::run_triage(cli, a),
+        Command::Collect(a) => collect::run(cli, a),
+        Command::CatchProxy(a) => collect::run_catch_proxy(a),
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Lsp => lsp::run(),

@@ -342,8 +342,11 @@ codes! {
         "The results were recorded against a different catalogue version than the one loaded.",
         "Re-check the results against the current catalogue, then update audit_meta.catalogue_version.";
     RESULTS_STALE = "AB531", "results-stale", Warning,
-        "A result was recorded against server definitions (a fingerprint) that differ from the latest probe's.",
-        "Re-audit the result against the server as it is now, then record the latest probe's fingerprint with it.";
+        "A result was recorded against server definitions, an artifact or a source tree that differ from the latest evidence's; it is reopened.",
+        "Look at the check again against the server as it is now and record the result anew (with the latest fingerprint or digest).";
+    RESULTS_CONTRADICT_MACHINE = "AB532", "results-contradict-machine", Error,
+        "A person recorded `pass` for a check a machine proved `fail` (the machine's result is kept beside it under `machine:`).",
+        "Look at the machine's evidence: correct the result, or show why the proof does not hold (a false positive of a rule is triaged with `auditbook triage`).";
     APPLICABILITY_ERROR = "AB540", "applicability-error", Error,
         "A check's applies_when could not be evaluated against the profile; its applicability is unknown.",
         "Fix the profile (a missing or mistyped field) or the check's expression.";

@@ -49,6 +49,40 @@ fn bad_gateway() -> Vec<u8> {
     .into_bytes()
 }
 
+/// The proxy that catches a started server's upstream requests, as the sandbox starts it.
+#[derive(Clone, Debug)]
+pub struct Catch {
+    pub port: u16,
+    /// Where the caught requests are written; its folder is writable inside the sandbox.
+    pub file: PathBuf,
+}
+
+/// A catcher prepared for one start, with the throwaway folder of what it catches (removed
+/// when this is dropped).
+pub struct Prepared {
+    pub catch: Catch,
+    _dir: tempfile::TempDir,
+}
+
+/// A free loopback port and a throwaway folder for one start. Inside the sandbox the loopback
+/// is the server's own, so only a start without one can find the port taken; the proxy then
+/// fails and nothing is caught, which the evidence says.
+pub fn prepare() -> Result<Prepared, String> {
+    let port = TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("cannot find a free loopback port for the catching proxy: {e}"))?;
+    let dir = tempfile::Builder::new()
+        .prefix("auditbook-caught-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a folder for the caught requests: {e}"))?;
+    let file = dir.path().join("caught.jsonl");
+    Ok(Prepared {
+        catch: Catch { port, file },
+        _dir: dir,
+    })
+}
+
 /// The throwaway authority's certificate, where a server is told to trust it.
 pub fn authority_file(out: &Path) -> PathBuf {
     out.with_extension("ca.pem")

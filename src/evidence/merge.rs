@@ -37,6 +37,27 @@ pub struct Merged {
     pub kept: Vec<String>,
     /// Ids a machine wrote.
     pub written: Vec<String>,
+    /// Ids where a person recorded `pass` and a machine proved `fail`.
+    pub contradicted: Vec<String>,
+}
+
+/// What a machine found for a check whose result a person recorded: kept beside the person's
+/// result (`machine:`), so the audit can hold the two against each other.
+fn machine_view(v: &Json) -> Json {
+    let mut m = Map::new();
+    for k in ["status", "source", "digest", "evidence"] {
+        if let Some(x) = v.get(k) {
+            m.insert(k.into(), x.clone());
+        }
+    }
+    Json::Object(m)
+}
+
+/// The digest a machine's result was taken from: the artifact's or the source tree's.
+fn digest_of(v: &Json) -> Option<&str> {
+    v.get("digest")
+        .and_then(Json::as_str)
+        .filter(|d| !d.is_empty())
 }
 
 /// The rank of a status when sources are combined: a finding first, then what waits for a
@@ -95,10 +116,22 @@ fn combine(parts: Vec<(&'static str, Json)>) -> Json {
             notes.push(format!("{src}: {n}"));
         }
     }
+    // A part names its own source (the scan's results may be the package's); else its
+    // contribution's.
+    let named: Vec<&str> = parts
+        .iter()
+        .flat_map(|(src, v)| {
+            v.get("source")
+                .and_then(Json::as_str)
+                .unwrap_or(src)
+                .split('+')
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let names: Vec<&str> = SOURCES
         .iter()
         .copied()
-        .filter(|s| parts.iter().any(|(p, _)| p == s))
+        .filter(|s| named.contains(s))
         .collect();
     out.insert("source".into(), json!(names.join("+")));
     out.insert("evidence".into(), Json::Array(evidence));
@@ -162,16 +195,46 @@ pub fn merge(
                 .push((c.source, v.clone()));
         }
     }
+    // The digests of the artifact and the source tree the last run looked at: a person's
+    // result recorded before this run judged those, not what this run sees.
+    let earlier: Vec<String> = ["package", "scan"]
+        .iter()
+        .filter_map(|k| {
+            top.get(*k)
+                .and_then(|b| b.get("digest"))
+                .and_then(Json::as_str)
+        })
+        .map(String::from)
+        .collect();
     let mut merged = Merged::default();
     for (id, parts) in by_id {
+        let machine = combine(parts);
         let person = results
             .get(&id)
             .is_some_and(|old| !is_machine(old.get("source").and_then(Json::as_str)));
         if person && !overwrite {
+            if let Some(Json::Object(p)) = results.get_mut(&id) {
+                // A person's result without a digest judged what was there before this run
+                // (or, on a first run, what this run sees).
+                if !p.contains_key("digest") {
+                    let stamp = earlier
+                        .first()
+                        .cloned()
+                        .or_else(|| digest_of(&machine).map(String::from));
+                    if let Some(d) = stamp {
+                        p.insert("digest".into(), json!(d));
+                    }
+                }
+                let said = p.get("status").and_then(Json::as_str).unwrap_or("");
+                if said == "pass" && status_of(&machine) == "fail" {
+                    merged.contradicted.push(id.clone());
+                }
+                p.insert("machine".into(), machine_view(&machine));
+            }
             merged.kept.push(id);
             continue;
         }
-        results.insert(id.clone(), combine(parts));
+        results.insert(id.clone(), machine);
         merged.written.push(id);
     }
     let mut out = Map::new();

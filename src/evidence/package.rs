@@ -28,10 +28,14 @@ pub enum Spec {
         version: Option<String>,
     },
     Wheel(PathBuf),
+    /// A source distribution (`.tar.gz`): unpacked and read, never built.
+    Sdist(PathBuf),
+    /// A source folder: read where it is.
+    Folder(PathBuf),
 }
 
 impl Spec {
-    /// `pypi:NAME[==VERSION]`, `npm:NAME[@VERSION]`, or a `.whl` file.
+    /// `pypi:NAME[==VERSION]`, `npm:NAME[@VERSION]`, a `.whl` or `.tar.gz` file, or a folder.
     pub fn parse(s: &str) -> Result<Spec, String> {
         let plain = |n: &str| {
             !n.is_empty()
@@ -64,9 +68,13 @@ impl Spec {
             }
         } else if s.ends_with(".whl") {
             return Ok(Spec::Wheel(PathBuf::from(s)));
+        } else if s.ends_with(".tar.gz") {
+            return Ok(Spec::Sdist(PathBuf::from(s)));
+        } else if Path::new(s).is_dir() {
+            return Ok(Spec::Folder(PathBuf::from(s)));
         }
         Err(format!(
-            "`{}` names no package: write pypi:NAME[==VERSION], npm:NAME[@VERSION] or a .whl file",
+            "`{}` names no package: write pypi:NAME[==VERSION], npm:NAME[@VERSION], a .whl or .tar.gz file, or a folder",
             untrusted::value(s)
         ))
     }
@@ -81,7 +89,7 @@ impl Spec {
                 Some(v) => format!("npm:{name}@{v}"),
                 None => format!("npm:{name}"),
             },
-            Spec::Wheel(p) => p.display().to_string(),
+            Spec::Wheel(p) | Spec::Sdist(p) | Spec::Folder(p) => p.display().to_string(),
         }
     }
 }
@@ -104,6 +112,9 @@ pub struct Installed {
     pub modules: Vec<String>,
     pub requires: Vec<String>,
     pub python: bool,
+    /// Why the package was read but not installed (an sdist or a source folder: building one
+    /// runs its build backend, which is the package's own code), when it was not.
+    pub not_installed: Option<String>,
     /// What was run, one line each.
     pub log: Vec<String>,
 }
@@ -111,16 +122,59 @@ pub struct Installed {
 /// How long an install may take.
 pub const INSTALL_TIME: Duration = Duration::from_secs(600);
 
+/// Run an installer's command, bounded by `INSTALL_TIME`; its output when it succeeds.
 fn run(cmd: &mut Command, what: &str, log: &mut Vec<String>) -> Result<String, String> {
     log.push(what.to_string());
-    let out = cmd
+    let mut child = cmd
         .stdin(std::process::Stdio::null())
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| format!("{what}: cannot run: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    // Both pipes are drained while the command runs, so a chatty installer cannot block.
+    let drain = |p: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = p {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st,
+            Ok(None) if start.elapsed() > INSTALL_TIME => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{what}: no end within {} s",
+                    INSTALL_TIME.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(25)),
+            Err(e) => return Err(format!("{what}: {e}")),
+        }
+    };
+    let out = out.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    if status.success() {
+        Ok(String::from_utf8_lossy(&out).into_owned())
     } else {
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = String::from_utf8_lossy(&err);
         let tail: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
         let tail = tail
             .iter()
@@ -132,7 +186,7 @@ fn run(cmd: &mut Command, what: &str, log: &mut Vec<String>) -> Result<String, S
             .join(" | ");
         Err(format!(
             "{what}: exit {}: {}",
-            out.status.code().unwrap_or(-1),
+            status.code().unwrap_or(-1),
             untrusted::quote(&tail, 600)
         ))
     }
@@ -190,7 +244,155 @@ pub fn install(spec: &Spec) -> Result<Installed, String> {
         Spec::Npm { name, version } => {
             install_npm(name, version.as_deref(), &base, work.path(), &mut log)
         }
+        Spec::Sdist(p) => read_sdist(spec, p, &base, &mut log),
+        Spec::Folder(p) => read_folder(spec, p, log),
     }
+}
+
+const NOT_BUILT: &str = "a source distribution or folder is read, not installed: building it runs its build backend, which is the package's own code; give a wheel or pypi:NAME for the facts of an installed package";
+
+/// An sdist, unpacked (by `tar`, which keeps every member below the folder) under the cache,
+/// keyed by its digest.
+fn read_sdist(
+    spec: &Spec,
+    file: &Path,
+    base: &Path,
+    log: &mut Vec<String>,
+) -> Result<Installed, String> {
+    let digest = digest_of(file)?;
+    let dir = base.join(format!(
+        "sdist-{}",
+        digest
+            .trim_start_matches("sha256:")
+            .chars()
+            .take(24)
+            .collect::<String>()
+    ));
+    let marker = dir.join(".auditbook-unpacked");
+    if !marker.is_file() {
+        crate::write::remove_tree(&dir)
+            .map_err(|e| format!("cannot clear `{}`: {e}", dir.display()))?;
+        crate::write::dir(&dir).map_err(|e| format!("cannot make `{}`: {e}", dir.display()))?;
+        run(
+            Command::new("tar")
+                .args(["-xzf"])
+                .arg(file)
+                .args(["--no-same-owner", "--no-same-permissions", "-C"])
+                .arg(&dir),
+            "tar -xzf (unpacked, not built)",
+            log,
+        )?;
+        crate::write::file(&marker, &digest)
+            .map_err(|e| format!("cannot write `{}`: {e}", marker.display()))?;
+    }
+    // An sdist holds one folder, NAME-VERSION.
+    let mut inner: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    inner.sort();
+    let root = match inner.as_slice() {
+        [one] => one.clone(),
+        _ => dir.clone(),
+    };
+    read_source(spec, &root, digest, log.clone())
+}
+
+fn read_folder(spec: &Spec, dir: &Path, log: Vec<String>) -> Result<Installed, String> {
+    let tree = super::scan::tree::read(dir)
+        .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    read_source(spec, dir, tree.digest, log)
+}
+
+/// Name, version and declared dependencies of a source tree, from its `PKG-INFO`,
+/// `pyproject.toml` or `package.json`.
+fn read_source(
+    spec: &Spec,
+    root: &Path,
+    digest: String,
+    log: Vec<String>,
+) -> Result<Installed, String> {
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).ok();
+    let (mut name, mut version, mut requires, mut python) =
+        (String::new(), String::new(), Vec::new(), false);
+    if let Some(info) = read("PKG-INFO") {
+        python = true;
+        let field = |k: &str| {
+            info.lines()
+                .find_map(|l| l.strip_prefix(&format!("{k}: ")))
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        };
+        name = field("Name");
+        version = field("Version");
+        requires = info
+            .lines()
+            .filter_map(|l| l.strip_prefix("Requires-Dist: "))
+            .map(String::from)
+            .collect();
+    } else if let Some(t) = read("pyproject.toml") {
+        python = true;
+        if let Ok(v) = t.parse::<toml::Table>() {
+            let project = v.get("project");
+            let text = |k: &str| {
+                project
+                    .and_then(|p| p.get(k))
+                    .and_then(|x| x.as_str())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            name = text("name");
+            version = text("version");
+            requires = project
+                .and_then(|p| p.get("dependencies"))
+                .and_then(|d| d.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str())
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default();
+        }
+    } else if let Some(t) = read("package.json") {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&t) {
+            let text = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+            name = text("name");
+            version = text("version");
+            requires = v
+                .get("dependencies")
+                .and_then(|d| d.as_object())
+                .map(|d| {
+                    d.iter()
+                        .map(|(k, x)| format!("{k} {}", x.as_str().unwrap_or("")))
+                        .collect()
+                })
+                .unwrap_or_default();
+        }
+    }
+    if name.is_empty() {
+        return Err(format!(
+            "`{}` has no PKG-INFO, pyproject.toml with [project] or package.json naming the package",
+            root.display()
+        ));
+    }
+    Ok(Installed {
+        spec: spec.shown(),
+        name,
+        version,
+        digest,
+        env: root.to_path_buf(),
+        roots: vec![(root.to_path_buf(), String::new())],
+        scripts: Vec::new(),
+        modules: Vec::new(),
+        requires,
+        python,
+        not_installed: Some(NOT_BUILT.into()),
+        log,
+    })
 }
 
 fn python() -> String {
@@ -232,7 +434,7 @@ fn install_python(
             )?;
             only_file(work, ".whl")?
         }
-        Spec::Npm { .. } => return Err("not a Python package".into()),
+        _ => return Err("not a Python package to install".into()),
     };
     let digest = digest_of(&wheel)?;
     let env = base.join(
@@ -430,6 +632,7 @@ fn read_python(
         modules,
         requires,
         python: true,
+        not_installed: None,
         log,
     })
 }
@@ -530,6 +733,7 @@ fn install_npm(
         modules: Vec::new(),
         requires,
         python: false,
+        not_installed: None,
         log: log.clone(),
     })
 }
@@ -538,7 +742,7 @@ fn install_npm(
 /// the root package first; after the first failure the rest are not tried.
 pub fn imports(i: &Installed, policy: &Policy) -> Vec<(String, Result<(), String>)> {
     let mut out = Vec::new();
-    if !i.python {
+    if !i.python || i.not_installed.is_some() {
         return out;
     }
     let python = i.env.join("bin/python");
@@ -614,8 +818,16 @@ fn run_bounded(cmd: &mut Command, limit: Duration) -> Result<(), String> {
 /// yanked. `None` when the index cannot be asked: never "current" by silence.
 pub fn current(i: &Installed) -> Option<Result<String, String>> {
     let mut log = Vec::new();
+    if i.name.is_empty() || i.version.is_empty() {
+        return None;
+    }
     if i.python {
-        let py = i.env.join("bin/python");
+        // The environment's pip asks the index the machine's pip is configured for; an
+        // unpacked source has no environment, so the machine's own pip asks.
+        let py = match i.not_installed {
+            None => i.env.join("bin/python"),
+            Some(_) => PathBuf::from(python()),
+        };
         let index = run(
             Command::new(&py).args([
                 "-m",
@@ -714,6 +926,8 @@ pub fn artifact(i: &Installed, policy: &Policy) -> Artifact {
     Artifact {
         name: i.name.clone(),
         version: i.version.clone(),
+        digest: i.digest.clone(),
+        not_installed: i.not_installed.clone(),
         imports: imports(i, policy),
         starts: None,
         current: current(i),

@@ -8,6 +8,7 @@
 //! `auto` sandboxes when bubblewrap is there and says when it is not; `require` refuses to start
 //! a server without it; `off` starts it as it is (still bounded in memory and time).
 
+use super::catch::Catch;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -37,14 +38,9 @@ pub struct Policy {
     /// reach it): what it catches goes to `catch`'s file, and the server's `HTTP_PROXY` and
     /// `HTTPS_PROXY` point at it.
     pub catch: Option<Catch>,
-}
-
-/// The proxy that catches a started server's upstream requests (`auditbook catch-proxy`).
-#[derive(Clone, Debug)]
-pub struct Catch {
-    pub port: u16,
-    /// Where the caught requests are written; its folder is writable inside the sandbox.
-    pub file: PathBuf,
+    /// Folders the server must see that may lie under the sandbox's fresh `/tmp` or `/run`
+    /// (an installed package's environment), bound read-only.
+    pub visible: Vec<PathBuf>,
 }
 
 impl Default for Policy {
@@ -55,6 +51,7 @@ impl Default for Policy {
             env: Vec::new(),
             bwrap: None,
             catch: None,
+            visible: Vec::new(),
         }
     }
 }
@@ -88,7 +85,12 @@ fn find_bwrap(policy: &Policy) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn bwrap_args(bwrap: &Path, scratch: &Path, writable: &[PathBuf]) -> Vec<String> {
+fn bwrap_args(
+    bwrap: &Path,
+    scratch: &Path,
+    visible: &[PathBuf],
+    writable: &[PathBuf],
+) -> Vec<String> {
     let s = scratch.display().to_string();
     let mut a: Vec<String> = vec![bwrap.display().to_string()];
     a.extend(
@@ -116,6 +118,10 @@ fn bwrap_args(bwrap: &Path, scratch: &Path, writable: &[PathBuf]) -> Vec<String>
         .map(|c| c.display().to_string());
     if let Some(c) = &cwd {
         a.extend(["--ro-bind".to_string(), c.clone(), c.clone()]);
+    }
+    for v in visible {
+        let v = v.display().to_string();
+        a.extend(["--ro-bind".to_string(), v.clone(), v]);
     }
     a.extend(["--bind".to_string(), s.clone(), s]);
     for w in writable {
@@ -191,7 +197,7 @@ impl Launch {
                     .iter()
                     .filter_map(|c| c.file.parent().map(Path::to_path_buf))
                     .collect();
-                let mut a = bwrap_args(&b, &dir, &writable);
+                let mut a = bwrap_args(&b, &dir, &policy.visible, &writable);
                 a.extend(argv.iter().cloned());
                 (
                     a,

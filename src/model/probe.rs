@@ -651,16 +651,14 @@ pub fn parse(value: &Value) -> Result<Vec<ProbeSpec>, Vec<Problem>> {
 
 fn kind_of(name: &str, n: usize, path: &str) -> Result<Kind, Problem> {
     Kind::parse(name).ok_or_else(|| {
-        let help = crate::text::suggest::did_you_mean(
-            name,
-            Kind::BUILT_IN.iter().map(|k| k.as_str()),
-        )
-        .unwrap_or_else(|| {
-            format!(
+        let help =
+            crate::text::suggest::did_you_mean(name, Kind::BUILT_IN.iter().map(|k| k.as_str()))
+                .unwrap_or_else(|| {
+                    format!(
                 "the probe kinds are {}; a probe of your own is written with `name` and `steps`",
                 kinds_list()
             )
-        });
+                });
         problem(
             path,
             format!("probe {n}: unknown probe kind `{name}`"),

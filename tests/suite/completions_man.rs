@@ -12,6 +12,8 @@ fn stdout(args: &[&str]) -> String {
 fn commands() -> Vec<String> {
     auditbook::cli::Cli::command()
         .get_subcommands()
+        // A hidden command is auditbook's own plumbing (`catch-proxy`), not for a person.
+        .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_string())
         .collect()
 }
@@ -57,7 +59,7 @@ fn man_page_documents_every_command_with_an_example() {
 #[test]
 fn every_command_help_carries_an_example() {
     fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
-        for sub in cmd.get_subcommands() {
+        for sub in cmd.get_subcommands().filter(|c| !c.is_hide_set()) {
             let name = format!("{path} {}", sub.get_name());
             let help = sub
                 .get_long_about()

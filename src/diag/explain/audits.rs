@@ -353,6 +353,24 @@ that has since changed; it is listed so it can be re-audited.
         ),
     ),
     ex(
+        "AB532",
+        "When a person's result and a machine's disagree, the person's is kept (unless \
+`--overwrite`) and the machine's is written beside it under `machine:`. A person's `pass` \
+against a machine's proof of `fail` means one of the two is wrong: the rule matched real code, \
+or the person missed what it found. The audit cannot be complete until someone settles it.
+
+Correct the result, or — when the rule's match is not a defect — record the person's reasons \
+and triage the finding as a false positive, so the machine stops proving it.",
+        over(
+            &[file("r.yaml", "results:\n  ARCH-001: {status: pass, evidence: [\"alle Namen geprüft\"], machine: {status: fail, source: scan, evidence: [\"src/tools.py:4: `def GetItem`\"]}}\n  FID-001: {status: pass, evidence: [\"drei Stichproben stimmen mit der Quelle überein\"]}\n")],
+            AUDIT,
+        ),
+        over(
+            &[file("r.yaml", "results:\n  ARCH-001: {status: fail, evidence: [\"src/tools.py:4: `def GetItem`\"], machine: {status: fail, source: scan, evidence: [\"src/tools.py:4: `def GetItem`\"]}}\n  FID-001: {status: pass, evidence: [\"drei Stichproben stimmen mit der Quelle überein\"]}\n")],
+            AUDIT,
+        ),
+    ),
+    ex(
         "AB540",
         "When a check's `applies_when` cannot be evaluated against the profile — a field is \
 missing or holds the wrong type — its applicability is unknown. It is neither applied nor \

@@ -169,6 +169,7 @@ pub async fn sample(
     let mut samples = Vec::new();
     let mut not_called = Vec::new();
     let mut bad_target: Option<(String, Map<String, Json>)> = None;
+    let mut upstream_target: Option<(String, Map<String, Json>)> = None;
     for tool in &tools {
         let name = name_of(tool);
         if let Some(why) = refusal(tool, opts.calls) {
@@ -187,6 +188,12 @@ pub async fn sample(
         // Only a tool that promises a shape is sampled: its answer is held to its
         // `outputSchema`. Calling the others would show nothing the probe judges.
         if tool.get("outputSchema").is_none() {
+            if opts.upstream_call && upstream_target.is_none() {
+                if let Some(args) = arguments::sample(&schema) {
+                    upstream_target = Some((name.clone(), args));
+                    continue;
+                }
+            }
             not_called.push(NotCalled {
                 tool: untrusted::value(&name),
                 why: "it declares no `outputSchema`, so a sample would have nothing to be held to"
@@ -209,9 +216,23 @@ pub async fn sample(
             }),
         }
     }
+    let sampled = !samples.is_empty();
     for (name, args) in samples {
         let c = call(client, &name, args, modern).await;
         obs.samples.push(c);
+    }
+    // A sample already asked the server for something; otherwise one allowed tool is called
+    // to see what the server sends upstream.
+    if let Some((name, args)) = upstream_target {
+        if sampled {
+            not_called.push(NotCalled {
+                tool: untrusted::value(&name),
+                why: "it declares no `outputSchema`, so a sample would have nothing to be held to"
+                    .into(),
+            });
+        } else {
+            obs.upstream = Some(call(client, &name, args, modern).await);
+        }
     }
     if let Some((name, args)) = bad_target {
         obs.bad_call = Some(call(client, &name, args, modern).await);

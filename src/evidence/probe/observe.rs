@@ -55,6 +55,9 @@ pub struct Options {
     pub max_items: usize,
     /// At most this many tools are called to sample their results.
     pub max_calls: usize,
+    /// Call one tool the policy allows even when none is sampled, so that a server which asks
+    /// an upstream shows what it sends (`collect`, with the catching proxy).
+    pub upstream_call: bool,
     /// The built-in kinds whose observations are gathered (`None`: all of them).
     pub wanted: Option<BTreeSet<Kind>>,
     pub declared: Vec<Declared>,
@@ -74,6 +77,7 @@ impl Default for Options {
             max_pages: 50,
             max_items: 5000,
             max_calls: 20,
+            upstream_call: false,
             wanted: None,
             declared: Vec::new(),
         }
@@ -267,6 +271,8 @@ pub struct Observation {
     /// Tool names, in order, of a second `tools/list`.
     pub tools_again: Option<Vec<String>>,
     pub samples: Vec<Call>,
+    /// The one call made to see the server's upstream requests (`Options::upstream_call`).
+    pub upstream: Option<Call>,
     pub bad_call: Option<Call>,
     pub not_called: Vec<NotCalled>,
     pub modern: Option<Modern>,

@@ -253,6 +253,11 @@ const LOCKFILES: &[&str] = &[
 pub struct Artifact {
     pub name: String,
     pub version: String,
+    /// `sha256:` of the artifact (wheel, npm tarball, sdist) or of a source folder.
+    pub digest: String,
+    /// Why the package was read but not installed, when it was not: the facts of an installed
+    /// package (imports, start, the User-Agent on the wire) then stay open.
+    pub not_installed: Option<String>,
     /// Each top-level module, root package first, and why it failed to import.
     pub imports: Vec<(String, Result<(), String>)>,
     /// Whether the console script started, answered MCP and stayed up (the probe's reach).
@@ -293,6 +298,11 @@ fn package(check: &str, rule: &str, fact: &Fact, a: Option<&Artifact>) -> Looked
         read,
         decided: true,
     };
+    if let (Some(why), Fact::PackageImports | Fact::PackageStarts | Fact::PackageUserAgent) =
+        (&a.not_installed, fact)
+    {
+        return undecided(format!("{} {}: {why}", a.name, a.version));
+    }
     match fact {
         Fact::PackageImports => {
             if a.imports.is_empty() {
@@ -312,7 +322,10 @@ fn package(check: &str, rule: &str, fact: &Fact, a: Option<&Artifact>) -> Looked
             decided(findings, read)
         }
         Fact::PackageStarts => match &a.starts {
-            None => undecided(format!("{} {} installs no console script to start", a.name, a.version)),
+            None => undecided(format!(
+                "no console script of {} {} was started (it installs none, or `--no-start`)",
+                a.name, a.version
+            )),
             Some(Ok(how)) => decided(Vec::new(), vec![how.clone()]),
             Some(Err(why)) => decided(vec![finding(why.clone())], Vec::new()),
         },
@@ -330,6 +343,14 @@ fn package(check: &str, rule: &str, fact: &Fact, a: Option<&Artifact>) -> Looked
                 let mut read = Vec::new();
                 for ua in uas {
                     let lower = ua.to_ascii_lowercase().replace('_', "-");
+                    // A server that calls itself a browser hides who is asking.
+                    if lower.starts_with("mozilla/") {
+                        findings.push(finding(format!(
+                            "User-Agent `{}` presents the server as a browser",
+                            untrusted::value(ua)
+                        )));
+                        continue;
+                    }
                     let announced = lower
                         .split_whitespace()
                         .find_map(|tok| tok.strip_prefix(&format!("{name}/")))

@@ -63,6 +63,8 @@ pub struct Scanned {
 /// A scan of one tree.
 pub struct Scan {
     pub digest: String,
+    /// The digest of the package whose facts were read, when one was.
+    pub artifact_digest: Option<String>,
     pub root: String,
     pub files: usize,
     pub languages: Vec<(Language, usize)>,
@@ -301,6 +303,7 @@ pub fn scan(
     all_findings.dedup();
     Scan {
         digest: tree.digest.clone(),
+        artifact_digest: artifact.map(|a| a.digest.clone()),
         root: untrusted::quote(&tree.root.display().to_string(), 300),
         files: tree.files.len(),
         languages: present.into_iter().collect(),
@@ -324,7 +327,11 @@ pub fn contribution(s: &Scan) -> Contribution {
                     "cites": c.cites,
                     "note": c.note,
                     "source": c.source,
-                    "digest": s.digest,
+                    // A result of package facts alone was taken from the artifact.
+                    "digest": match (&s.artifact_digest, c.source.as_str()) {
+                        (Some(a), "package") => a,
+                        _ => &s.digest,
+                    },
                 }),
             )
         })

@@ -62,6 +62,8 @@ const CIRCLES: &[(&str, &[&str])] = &[
             "applicability",
             "args",
             "audit",
+            "collect",
+            "collect_fleet",
             "common",
             "completions",
             "inputs",
@@ -179,7 +181,16 @@ const CRATES: &[(&str, &[&str])] = &[
     ("maintain", &["serde", "serde_json", "tera"]),
     ("init", &["regex", "serde_json"]),
     ("expect", &["serde", "serde_json", "similar"]),
-    ("lsp", &["lsp_server", "lsp_types", "memchr", "serde_json", "crossbeam_channel"]),
+    (
+        "lsp",
+        &[
+            "lsp_server",
+            "lsp_types",
+            "memchr",
+            "serde_json",
+            "crossbeam_channel",
+        ],
+    ),
     (
         "cli",
         &[
