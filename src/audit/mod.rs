@@ -8,6 +8,7 @@
 //! `report::Report` value.
 
 pub mod applicability;
+pub mod evidence_by;
 pub mod examples;
 pub mod gate;
 pub mod portfolio;

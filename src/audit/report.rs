@@ -65,6 +65,8 @@ pub struct Report {
     pub comparison: Option<Comparison>,
     /// Set when the results carry a probe's `probe:` block.
     pub probe: Option<ProbeSummary>,
+    /// Who gathered each applicable check's evidence; set when any result came from a machine.
+    pub evidence: Option<super::evidence_by::EvidenceSummary>,
     pub meta: Meta,
 }
 
@@ -559,6 +561,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
     let summary = run.applicability.summary(cat);
     let waivers = waiver_lines(audit);
     let probe = probe_summary(run, &x.applicable, o);
+    let evidence = super::evidence_by::summarise(&x.applicable, &|r| link(r.check, o));
     let comparison = o
         .previous
         .as_ref()
@@ -611,6 +614,7 @@ pub fn build(cat: &Catalogue, checked: &Checked, run: &Run, score: Score, o: &Op
         problems: problems(audit),
         comparison,
         probe,
+        evidence,
         meta: meta(&x, checked, &fp, &score),
         score,
         server,

@@ -190,7 +190,11 @@ pub fn assess<'c>(
         [&todo[..], &missing, &rejected, &undecided],
         &problems,
     );
-    incomplete.extend(results.into_iter().flat_map(|r| r.ungathered.iter().cloned()));
+    incomplete.extend(
+        results
+            .into_iter()
+            .flat_map(|r| r.ungathered.iter().cloned()),
+    );
     let verdict = if !blocking.is_empty() {
         Verdict::NotProductionReady
     } else if !incomplete.is_empty() {

@@ -793,16 +793,13 @@ fn run_bounded(cmd: &mut Command, limit: Duration) -> Result<(), String> {
                 if status.success() {
                     return Ok(());
                 }
-                let tail: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
-                let tail = tail
-                    .iter()
+                // The exception is the traceback's last line.
+                let last = err
+                    .lines()
                     .rev()
-                    .take(4)
-                    .rev()
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join(" | ");
-                return Err(untrusted::quote(&tail, 400));
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                return Err(untrusted::quote(last.trim(), 400));
             }
             Ok(None) if start.elapsed() > limit => {
                 let _ = child.kill();
@@ -881,20 +878,15 @@ pub fn current(i: &Installed) -> Option<Result<String, String>> {
         Some(verdict(i, &latest, yanked))
     } else {
         let out = run(
-            Command::new("npm").args([
-                "view",
-                "--json",
-                &format!("{}@{}", i.name, i.version),
-                "deprecated",
-                "dist-tags.latest",
-            ]),
+            Command::new("npm").args(["view", "--json", &format!("{}@{}", i.name, i.version)]),
             "npm view",
             &mut log,
         )
         .ok()?;
+        // The version's manifest, with the package's dist-tags beside it.
         let v: serde_json::Value = serde_json::from_str(&out).ok()?;
         let latest = v
-            .get("dist-tags.latest")
+            .pointer("/dist-tags/latest")
             .and_then(|x| x.as_str())?
             .to_string();
         let deprecated = v.get("deprecated").and_then(|x| x.as_str()).is_some();

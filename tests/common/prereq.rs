@@ -191,6 +191,11 @@ fn debian(what: &str, package: &str, names: &[&str]) -> PathBuf {
     on_path(names).expect("checked by ensure")
 }
 
+/// bubblewrap, the sandbox `probe` and `collect` start servers in.
+pub fn bwrap() -> PathBuf {
+    debian("bubblewrap", "bubblewrap", &["bwrap"])
+}
+
 /// Headless Chromium.
 pub fn chromium() -> PathBuf {
     debian("Chromium", "chromium", &["chromium", "chromium-browser"])

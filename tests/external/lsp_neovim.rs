@@ -68,6 +68,12 @@ vim.api.nvim_create_autocmd('VimEnter', {
 fn neovim_shows_the_finding_for_a_typed_link_to_a_retired_id() {
     let nvim = common::prereq::nvim();
     let f = Fixture::shipped();
+    // The clean twin: a plain history mention of the retired id, which is a note and never an
+    // error. Written here rather than relied on in the shipped prose, which may drop it.
+    let check = f.root().join("checks/DRIFT-008.md");
+    let mut text = std::fs::read_to_string(&check).unwrap();
+    text.push_str("\nDRIFT-007 was merged into FID-006 on 2026-08-07.\n");
+    std::fs::write(&check, text).unwrap();
     let init = f.dir.path().join("init.lua");
     let dump = f.dir.path().join("diagnostics.json");
     std::fs::write(&init, INIT_LUA).unwrap();

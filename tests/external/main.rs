@@ -8,6 +8,7 @@ mod common;
 
 mod audit_ci;
 mod ci_formats;
+mod collect_packages;
 mod lsp_neovim;
 mod probe_conformance;
 mod probe_planted;

@@ -381,12 +381,15 @@ fn audit_probe_marks_probe_results_and_lists_exactly_the_stale_ones() {
             .unwrap_or_else(|| panic!("{id} is not a finding: {}", rep["findings"]))
     };
     assert_eq!(finding("ARCH-009")["source"], "probe");
-    assert_eq!(
-        finding("OBS-001")["source"],
-        Value::Null,
-        "the person's result"
+    // The person's fail judged definitions that have changed: it is kept on disk but reopened,
+    // so it is no longer a finding until someone looks again.
+    let findings = rep["findings"].to_string();
+    assert!(!findings.contains("\"OBS-001\""), "{findings}");
+    assert!(
+        stderr.contains("OBS-001: the result recorded by a person was kept"),
+        "{stderr}"
     );
-    assert!(stderr.contains("OBS-001: the result recorded by a person was kept"));
+    assert!(stderr.contains("the result is reopened (todo)"), "{stderr}");
     // The results file on disk is not changed by `audit --probe`.
     assert_eq!(std::fs::read(&path).unwrap_or_default(), before);
 

@@ -46,6 +46,7 @@ mod lsp_world;
 mod outline_cache;
 mod output_injection;
 mod output_pipes;
+mod person_and_machine;
 mod probe_lint;
 mod proptest_inputs;
 mod report_honesty;

@@ -288,8 +288,8 @@ fn package(check: &str, rule: &str, fact: &Fact, a: Option<&Artifact>) -> Looked
         check: check.to_string(),
         rule: rule.to_string(),
         file: format!("{}=={}", a.name, a.version),
-        line: 1,
-        column: 1,
+        line: 0,
+        column: 0,
         fingerprint: super::code::fingerprint(check, rule, &a.name, &code),
         code: untrusted::quote(&code, 200),
     };

@@ -38,11 +38,16 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// `file:line:column: `code` #fingerprint`; a fact about a package, which has no line,
+    /// names the package alone.
     pub fn shown(&self) -> String {
-        format!(
-            "{}:{}:{}: `{}` #{}",
-            self.file, self.line, self.column, self.code, self.fingerprint
-        )
+        match self.line {
+            0 => format!("{}: `{}` #{}", self.file, self.code, self.fingerprint),
+            _ => format!(
+                "{}:{}:{}: `{}` #{}",
+                self.file, self.line, self.column, self.code, self.fingerprint
+            ),
+        }
     }
 }
 
@@ -111,6 +116,8 @@ pub fn scan(
         let mut covered: BTreeSet<Language> = BTreeSet::new();
         let mut has_code = false;
         let mut sources: BTreeSet<&'static str> = BTreeSet::new();
+        let mut code_read = 0usize;
+        let mut code_unread: Vec<String> = Vec::new();
         for r in c.scan() {
             covers_all &= r.covers == Covers::All;
             let (mine, read, decided): (Vec<Finding>, Vec<String>, bool) = match &r.body {
@@ -138,7 +145,13 @@ pub fn scan(
                         language.label(),
                         mine.len()
                     )];
-                    (mine, read, n > 0)
+                    code_read += n;
+                    if n == 0 {
+                        code_unread.push(r.id.clone());
+                    }
+                    // A rule for a language the tree does not hold has nothing to decide;
+                    // whether the check's code rules read anything at all is judged below.
+                    (mine, read, true)
                 }
                 Body::Fact(f) => {
                     if f.of_package() {
@@ -203,6 +216,9 @@ pub fn scan(
                     }
                 }
             }
+        }
+        if has_code && code_read == 0 {
+            undecided_fact.extend(code_unread);
         }
         let missing: Vec<&str> = if has_code {
             present
