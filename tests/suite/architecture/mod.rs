@@ -34,10 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("audits of a profile and its results", &["audit"]),
     ("editor schemas", &["json_schema"]),
     ("renderers", &["render"]),
-    (
-        "document claims, probes, diffs",
-        &["claims", "probe", "diff"],
-    ),
+    ("document claims, diffs", &["claims", "diff"]),
     ("fixes as text edits", &["fix"]),
     (
         "multi-file maintenance (new, retire, rename)",
@@ -175,7 +172,6 @@ const CRATES: &[(&str, &[&str])] = &[
         "claims",
         &["pulldown_cmark", "regex", "serde_json", "similar"],
     ),
-    ("probe", EVIDENCE),
     ("diff", &["serde"]),
     ("fix", &["serde", "similar"]),
     ("maintain", &["serde", "serde_json", "tera"]),
@@ -240,13 +236,7 @@ const EVIDENCE: &[&str] = &[
 /// Where files may be written: `write`, and the synthetic catalogues of the benchmarks, which
 /// fill a fresh folder with up to 100,000 files and are compiled only with the `testgen`
 /// feature.
-const WRITERS: &[&str] = &[
-    "src/write/",
-    "src/testgen.rs",
-    // The site's writer is moving onto `write` in another change; until it lands it creates its
-    // output folder itself.
-    "src/cli/site.rs",
-];
+const WRITERS: &[&str] = &["src/write/", "src/testgen.rs"];
 
 /// Where stdout and stderr may be written.
 const PRINTERS: &[&str] = &["src/cli/output.rs"];

@@ -150,7 +150,7 @@ fn a_crate_outside_a_modules_row_is_found() {
         ),
         ("src/cli/args.rs", "use clap::Parser;\n"),
         (
-            "src/probe/observe.rs",
+            "src/evidence/probe/observe.rs",
             "async fn f() { tokio::task::yield_now().await }\n",
         ),
     ]);
