@@ -7,55 +7,11 @@
 //! claims; the figures go to stdout (BENCHMARKS.md records them). Wall times count the waits
 //! of a shared machine; the CPU column (user + system of the whole process) does not.
 
+mod common;
+
 use auditbook::testgen::{self, Body};
-use std::path::{Path, PathBuf};
+use common::{built_binary as binary, children_cpu_ms, ms, time};
 use std::process::Command;
-use std::time::{Duration, Instant};
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1000.0)
-}
-
-/// CPU milliseconds (user + system) that finished child processes have used so far: unlike
-/// wall time, it does not count the waits of a busy machine.
-fn children_cpu_ms() -> f64 {
-    let mut u = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid selector.
-    let r = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, u.as_mut_ptr()) };
-    if r != 0 {
-        return 0.0;
-    }
-    // SAFETY: getrusage returned 0, so the struct is initialised.
-    let u = unsafe { u.assume_init() };
-    let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
-    ms(u.ru_utime) + ms(u.ru_stime)
-}
-
-fn binary() -> PathBuf {
-    // The binary of the same profile, next to this bench executable's directory.
-    let exe = std::env::current_exe().unwrap_or_default();
-    exe.parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("auditbook"))
-        .unwrap_or_default()
-}
 
 fn main() {
     let claims: usize = std::env::var("AUDITBOOK_BENCH_CLAIMS")

@@ -9,42 +9,13 @@
 //! Each timing is the median of several runs. Set AUDITBOOK_BENCH_SIZES=120,1000 to choose
 //! sizes; the figures go to stdout as a Markdown table (BENCHMARKS.md records them).
 
+mod common;
+
 use auditbook::testgen::{self, Body};
-use std::path::{Path, PathBuf};
+use common::{built_binary as binary, ms, time};
+use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1000.0)
-}
-
-fn binary() -> PathBuf {
-    // The release binary next to this bench executable (cargo bench builds it).
-    let exe = std::env::current_exe().unwrap_or_default();
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    dir.join("auditbook")
-}
+use std::time::Duration;
 
 fn run_process(root: &Path, args: &[&str], runs: usize) -> Duration {
     let bin = binary();

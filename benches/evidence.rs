@@ -12,38 +12,15 @@
 //!
 //! BENCHMARKS.md records the figures beside the goals (scan < 1 s CPU; collect < 500 ms).
 
+mod common;
+
+use common::{children_cpu_ms, measured_binary as binary};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The binary measured: `AUDITBOOK_BENCH_BINARY`, else the one cargo built beside this bench.
-fn binary() -> PathBuf {
-    if let Some(b) = std::env::var_os("AUDITBOOK_BENCH_BINARY") {
-        return PathBuf::from(b);
-    }
-    let exe = std::env::current_exe().unwrap_or_default();
-    exe.parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("auditbook"))
-        .unwrap_or_default()
-}
-
-/// CPU milliseconds (user + system) that finished child processes have used so far.
-fn children_cpu_ms() -> f64 {
-    let mut u = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid selector.
-    let r = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, u.as_mut_ptr()) };
-    if r != 0 {
-        return 0.0;
-    }
-    // SAFETY: getrusage returned 0, so the struct is initialised.
-    let u = unsafe { u.assume_init() };
-    let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
-    ms(u.ru_utime) + ms(u.ru_stime)
 }
 
 /// One run: (CPU ms of the process and its children, wall time, exit code, stdout).

@@ -16,32 +16,16 @@
 //!
 //! Timings are medians; the figures go to stdout as a Markdown table (BENCHMARKS.md).
 
+mod common;
+
 use auditbook::lsp::world::World;
 use auditbook::testgen::{self, Body};
+use common::{built_binary as binary, median, ms};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1000.0)
-}
-
-fn binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap_or_default();
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    dir.join("auditbook")
-}
 
 fn catalogue(n: usize) -> PathBuf {
     let root = std::env::temp_dir()

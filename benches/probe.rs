@@ -11,8 +11,11 @@
 //! AUDITBOOK_PROBE_BENCH_SIZES=100,1000,2000 chooses the portfolio sizes (default 100,1000).
 //! Only loopback addresses are used. The figures go to stdout as Markdown (BENCHMARKS.md).
 
+mod common;
+
 mod loopback;
 
+use common::median;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -21,11 +24,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_auditbook");
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
 }
 
 fn ms(d: Duration) -> String {

@@ -17,6 +17,7 @@ pub mod catch;
 pub mod conformance;
 pub mod merge;
 pub mod package;
+pub mod package_index;
 pub mod probe;
 pub mod sandbox;
 pub mod scan;

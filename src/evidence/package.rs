@@ -260,18 +260,8 @@ fn read_sdist(
     log: &mut Vec<String>,
 ) -> Result<Installed, String> {
     let digest = digest_of(file)?;
-    let dir = base.join(format!(
-        "sdist-{}",
-        digest
-            .trim_start_matches("sha256:")
-            .chars()
-            .take(24)
-            .collect::<String>()
-    ));
-    let marker = dir.join(".auditbook-unpacked");
-    if !marker.is_file() {
-        crate::write::remove_tree(&dir)
-            .map_err(|e| format!("cannot clear `{}`: {e}", dir.display()))?;
+    let Keyed { dir, marker, done } = keyed(base, "sdist-", &digest, ".auditbook-unpacked")?;
+    if !done {
         crate::write::dir(&dir).map_err(|e| format!("cannot make `{}`: {e}", dir.display()))?;
         run(
             Command::new("tar")
@@ -401,6 +391,33 @@ fn python() -> String {
         .unwrap_or_else(|| "python3".into())
 }
 
+/// A folder under the cache made from one artifact, named by its digest.
+struct Keyed {
+    dir: PathBuf,
+    /// Written last, once the folder is complete.
+    marker: PathBuf,
+    /// The marker is there: an earlier run finished this folder and it is reused.
+    done: bool,
+}
+
+/// The folder `PREFIX<24 hex digits of digest>` under `base`. Without its marker it is what an
+/// interrupted run left, and is cleared so the caller starts afresh.
+fn keyed(base: &Path, prefix: &str, digest: &str, marker: &str) -> Result<Keyed, String> {
+    let short: String = digest
+        .trim_start_matches("sha256:")
+        .chars()
+        .take(24)
+        .collect();
+    let dir = base.join(format!("{prefix}{short}"));
+    let marker = dir.join(marker);
+    let done = marker.is_file();
+    if !done {
+        crate::write::remove_tree(&dir)
+            .map_err(|e| format!("cannot clear `{}`: {e}", dir.display()))?;
+    }
+    Ok(Keyed { dir, marker, done })
+}
+
 fn install_python(
     spec: &Spec,
     base: &Path,
@@ -437,17 +454,12 @@ fn install_python(
         _ => return Err("not a Python package to install".into()),
     };
     let digest = digest_of(&wheel)?;
-    let env = base.join(
-        digest
-            .trim_start_matches("sha256:")
-            .chars()
-            .take(24)
-            .collect::<String>(),
-    );
-    let marker = env.join(".auditbook-installed");
-    if !marker.is_file() {
-        crate::write::remove_tree(&env)
-            .map_err(|e| format!("cannot clear `{}`: {e}", env.display()))?;
+    let Keyed {
+        dir: env,
+        marker,
+        done,
+    } = keyed(base, "", &digest, ".auditbook-installed")?;
+    if !done {
         if let Some(uv) = on_path("uv") {
             run(
                 Command::new(&uv).arg("venv").arg("--quiet").arg(&env),
@@ -658,18 +670,12 @@ fn install_npm(
     )?;
     let tgz = only_file(work, ".tgz")?;
     let digest = digest_of(&tgz)?;
-    let env = base.join(format!(
-        "npm-{}",
-        digest
-            .trim_start_matches("sha256:")
-            .chars()
-            .take(24)
-            .collect::<String>()
-    ));
-    let marker = env.join(".auditbook-installed");
-    if !marker.is_file() {
-        crate::write::remove_tree(&env)
-            .map_err(|e| format!("cannot clear `{}`: {e}", env.display()))?;
+    let Keyed {
+        dir: env,
+        marker,
+        done,
+    } = keyed(base, "npm-", &digest, ".auditbook-installed")?;
+    if !done {
         run(
             Command::new("npm")
                 .args([
@@ -821,10 +827,17 @@ pub fn current(i: &Installed) -> Option<Result<String, String>> {
     if i.python {
         // The environment's pip asks the index the machine's pip is configured for; an
         // unpacked source has no environment, so the machine's own pip asks.
-        let py = match i.not_installed {
-            None => i.env.join("bin/python"),
-            Some(_) => PathBuf::from(python()),
+        let (py, env) = match i.not_installed {
+            None => (i.env.join("bin/python"), Some(i.env.as_path())),
+            Some(_) => (PathBuf::from(python()), None),
         };
+        // The index asked directly when pip's configuration names one index; pip itself
+        // otherwise, or when that answer is not the Simple API.
+        if let Some(index) = super::package_index::pip_index(&py, env) {
+            if let Ok(s) = super::package_index::standing(&index, &i.name, &i.version) {
+                return Some(verdict(i, &s.latest, s.yanked));
+            }
+        }
         let index = run(
             Command::new(&py).args([
                 "-m",
@@ -915,14 +928,20 @@ fn verdict(i: &Installed, latest: &str, withdrawn: bool) -> Result<String, Strin
 
 /// The facts of an installed package the scan's package rules read.
 pub fn artifact(i: &Installed, policy: &Policy) -> Artifact {
+    // The import and the index's answer are independent waits: taken side by side.
+    let (imports, current) = std::thread::scope(|s| {
+        let index = s.spawn(|| current(i));
+        let imports = imports(i, policy);
+        (imports, index.join().ok().flatten())
+    });
     Artifact {
+        imports,
         name: i.name.clone(),
         version: i.version.clone(),
         digest: i.digest.clone(),
         not_installed: i.not_installed.clone(),
-        imports: imports(i, policy),
         starts: None,
-        current: current(i),
+        current,
         user_agents: None,
     }
 }
