@@ -32,6 +32,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("lint passes", &["lint"]),
     ("audits of a profile and its results", &["audit"]),
+    (
+        "fleets: registry entries, shards, run files, buckets",
+        &["fleet"],
+    ),
     ("editor schemas", &["json_schema"]),
     ("renderers", &["render"]),
     (
@@ -160,6 +164,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("evidence", EVIDENCE),
     ("lint", &["regex", "memchr"]),
     ("audit", &["serde", "serde_json"]),
+    ("fleet", &["serde", "serde_json", "sha2"]),
     ("json_schema", &["regex", "schemars", "serde_json"]),
     (
         "render",
