@@ -71,7 +71,12 @@ pub struct FleetArgs {
     #[arg(long, value_name = "N", default_value_t = 16, requires = "portfolio")]
     pub jobs: usize,
     /// How many servers of one host are probed at the same time
-    #[arg(long = "per-host", value_name = "N", default_value_t = 2, requires = "portfolio")]
+    #[arg(
+        long = "per-host",
+        value_name = "N",
+        default_value_t = 2,
+        requires = "portfolio"
+    )]
     pub per_host: usize,
     /// At most this many HTTP requests a second over the whole run (0: no limit)
     #[arg(long, value_name = "N", default_value_t = 20, requires = "portfolio")]
@@ -232,7 +237,9 @@ pub fn run(cli: &Cli, args: &super::collect::CollectArgs) -> Result<u8, Failure>
         done = Runs::default();
         crate::write::file(&fa.run_file, &run::line_text(&header))
     }
-    .map_err(Failure::io(format!("cannot write the run file `{run_shown}`")))?;
+    .map_err(Failure::io(format!(
+        "cannot write the run file `{run_shown}`"
+    )))?;
 
     let before = if fa.force {
         BTreeMap::new()
@@ -315,10 +322,8 @@ pub fn finish(
     diags: &[crate::diag::Diagnostic],
 ) -> Result<u8, Failure> {
     if let Some(f) = state_of {
-        crate::write::file(f, &report.state_of_markdown()).map_err(Failure::io(format!(
-            "cannot write `{}`",
-            inputs::shown(f)
-        )))?;
+        crate::write::file(f, &report.state_of_markdown())
+            .map_err(Failure::io(format!("cannot write `{}`", inputs::shown(f))))?;
     }
     let text = match fmt {
         TextFormat::Json => common::json_text(report)?,

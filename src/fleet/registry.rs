@@ -202,7 +202,9 @@ fn key(at: &str, k: &str) -> String {
 }
 
 fn text<'a>(v: &'a Json, k: &str) -> Option<&'a str> {
-    v.get(k).and_then(Json::as_str).filter(|s| !s.trim().is_empty())
+    v.get(k)
+        .and_then(Json::as_str)
+        .filter(|s| !s.trim().is_empty())
 }
 
 /// One `server.json` object at key path `at`; a bad one is a finding and no entry.
@@ -210,8 +212,10 @@ fn entry(f: &DataFile, at: &str, v: &Json, out: &mut Read) {
     let bad = |path: &str, msg: String| f.at(&codes::REGISTRY_ENTRY_INVALID, path, msg);
     let mut problems = Vec::new();
     if !v.is_object() {
-        out.diagnostics
-            .push(bad(at, "a registry entry must be a server.json object".into()));
+        out.diagnostics.push(bad(
+            at,
+            "a registry entry must be a server.json object".into(),
+        ));
         return;
     }
     let name = text(v, "name").unwrap_or("");
@@ -228,7 +232,10 @@ fn entry(f: &DataFile, at: &str, v: &Json, out: &mut Read) {
     }
     let version = text(v, "version").unwrap_or("");
     if version.is_empty() {
-        problems.push(bad(&key(at, "version"), format!("`{name}` has no `version`")));
+        problems.push(bad(
+            &key(at, "version"),
+            format!("`{name}` has no `version`"),
+        ));
     }
     if text(v, "description").is_none() {
         problems.push(bad(
@@ -300,10 +307,7 @@ fn entry(f: &DataFile, at: &str, v: &Json, out: &mut Read) {
                 } else if !(url.starts_with("https://") || url.starts_with("http://")) {
                     problems.push(bad(
                         &key(&here, "url"),
-                        format!(
-                            "remote {} of `{name}` needs an http(s) `url`",
-                            i + 1
-                        ),
+                        format!("remote {} of `{name}` needs an http(s) `url`", i + 1),
                     ));
                 } else {
                     remotes.push(Remote {
@@ -357,7 +361,11 @@ pub fn to_portfolio(entries: &[Entry], profile: &str) -> String {
                 let specs: Vec<String> = e.packages.iter().map(Package::spec).collect();
                 out.push_str(&format!(
                     "    # no Streamable HTTP remote; packages: {}\n",
-                    if specs.is_empty() { "none".to_string() } else { specs.join(", ") }
+                    if specs.is_empty() {
+                        "none".to_string()
+                    } else {
+                        specs.join(", ")
+                    }
                 ));
             }
         }

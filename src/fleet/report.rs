@@ -117,8 +117,7 @@ impl Report {
             let Some(l) = runs.lines.get(name) else {
                 not_evidenced.push(Missing {
                     name: name.clone(),
-                    why: "no line in the run files (not collected yet, or its run stopped)"
-                        .into(),
+                    why: "no line in the run files (not collected yet, or its run stopped)".into(),
                 });
                 continue;
             };
@@ -275,7 +274,10 @@ impl Report {
             .map(|(id, c)| format!("{id} {}", c.fail))
             .collect();
         if !checks.is_empty() {
-            out.push_str(&format!("failing servers per check: {}\n", checks.join(", ")));
+            out.push_str(&format!(
+                "failing servers per check: {}\n",
+                checks.join(", ")
+            ));
         }
         for s in &self.coverage.missing_shards {
             out.push_str(&format!("shard {s}: no run file\n"));

@@ -130,8 +130,10 @@ pub fn read_text(shown: &str, text: &str, runs: &mut Runs) {
             Ok(v) => v,
             Err(e) => {
                 // The last line of a run that was stopped may be cut short.
-                runs.diagnostics
-                    .push(bad(n, format!("line {n} is not JSON ({e}); it is left out")));
+                runs.diagnostics.push(bad(
+                    n,
+                    format!("line {n} is not JSON ({e}); it is left out"),
+                ));
                 continue;
             }
         };
@@ -243,7 +245,11 @@ mod tests {
     #[test]
     fn a_line_before_the_header_and_a_second_copy_of_a_shard_are_refused() {
         let mut runs = Runs::default();
-        read_text("a.jsonl", &format!("{}{}", server("x", "both"), header(1)), &mut runs);
+        read_text(
+            "a.jsonl",
+            &format!("{}{}", server("x", "both"), header(1)),
+            &mut runs,
+        );
         assert!(runs.lines.is_empty());
         read_text("b.jsonl", &header(1), &mut runs);
         assert_eq!(runs.headers.len(), 1);

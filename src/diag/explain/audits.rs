@@ -249,7 +249,10 @@ file is left out with this finding, and the merged report's coverage names what 
             },
         ),
         over(
-            &[file("shard.jsonl", "")],
+            &[file(
+                "shard.jsonl",
+                "{\"auditbook_run\": 1, \"portfolio\": \"pf.yaml\", \"portfolio_digest\": \"d\", \"catalogue\": \"c\", \"shard\": {\"index\": 1, \"count\": 1}, \"declared\": [], \"started\": 0}\n",
+            )],
             Run::Command {
                 args: &["merge", "shard.jsonl"],
             },

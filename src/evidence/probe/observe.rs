@@ -157,8 +157,14 @@ impl Foreign {
             return Foreign::Other;
         };
         let html = h.content_type.to_ascii_lowercase().contains("text/html")
-            || h.body.trim_start().to_ascii_lowercase().starts_with("<!doctype html")
-            || h.body.trim_start().to_ascii_lowercase().starts_with("<html");
+            || h.body
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("<!doctype html")
+            || h.body
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("<html");
         match h.status {
             401 | 403 => Foreign::Denied,
             404 | 410 => Foreign::NotFound,
