@@ -121,6 +121,7 @@ pub fn read_text(shown: &str, text: &str, runs: &mut Runs) {
     };
     let mut header: Option<Header> = None;
     let mut lines: Vec<Line> = Vec::new();
+    let findings_before = runs.diagnostics.len();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -168,7 +169,8 @@ pub fn read_text(shown: &str, text: &str, runs: &mut Runs) {
         }
     }
     let Some(h) = header else {
-        if !text.trim().is_empty() || runs.headers.is_empty() {
+        // One finding is enough for a file whose lines were already found wanting.
+        if runs.diagnostics.len() == findings_before {
             runs.diagnostics
                 .push(bad(1, "the file holds no run header line".into()));
         }
