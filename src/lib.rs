@@ -36,6 +36,7 @@ internal!(
     dsl,
     expect,
     fix,
+    fleet,
     graph,
     init,
     json_schema,

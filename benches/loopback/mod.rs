@@ -52,6 +52,30 @@ impl Behaviour {
     }
 }
 
+/// The fleet benchmark's mix, endpoint `http://127.0.0.1:PORT/f/i/mcp`: per hundred, 5 hung, 10
+/// that answer but not as MCP (a firewall's 403, a moved path's 404), 2 garbage bodies, 20 slow
+/// (2 s before each opening answer: `initialize`, `server/discover`), and the rest fast with the
+/// clean and planted behaviours above. `(behaviour, garbage, slow)`.
+pub fn fleet_mix(i: usize) -> (Behaviour, bool, bool) {
+    const FAST: [Behaviour; 7] = [
+        Behaviour::Good,
+        Behaviour::CamelCase,
+        Behaviour::NoAnnotations,
+        Behaviour::OpenOrigin,
+        Behaviour::BadStructured,
+        Behaviour::LegacyOnly,
+        Behaviour::AnyVersionHeader,
+    ];
+    match i % 100 {
+        0..=4 => (Behaviour::Hangs, false, false),
+        5..=9 => (Behaviour::Waf, false, false),
+        10..=14 => (Behaviour::NotFound, false, false),
+        15..=16 => (Behaviour::Good, true, false),
+        17..=36 => (FAST[i % FAST.len()], false, true),
+        _ => (FAST[i % FAST.len()], false, false),
+    }
+}
+
 const NEWEST: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
 
@@ -140,6 +164,57 @@ async fn respond(sock: &mut TcpStream, status: &str, content_type: &str, body: &
 async fn connection(mut sock: TcpStream) {
     let mut buf = Vec::new();
     while let Some(req) = read_request(&mut sock, &mut buf).await {
+        let fleet = req
+            .path
+            .strip_prefix("/f/")
+            .and_then(|r| r.strip_suffix("/mcp"))
+            .and_then(|i| i.parse::<usize>().ok());
+        if let Some(i) = fleet {
+            let (b, garbage, slow) = fleet_mix(i);
+            if garbage {
+                if !respond(
+                    &mut sock,
+                    "200 OK",
+                    "application/json",
+                    "\u{1}{\"jsonrpc\": 2.0,,]",
+                )
+                .await
+                {
+                    return;
+                }
+                continue;
+            }
+            if slow
+                && req
+                    .body
+                    .windows(10)
+                    .any(|w| w == b"initialize" || w == b"server/dis")
+            {
+                tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+            }
+            let (status, ctype, body) = match b {
+                Behaviour::Hangs => {
+                    let mut sink = [0u8; 1024];
+                    while matches!(sock.read(&mut sink).await, Ok(n) if n > 0) {}
+                    return;
+                }
+                Behaviour::Waf => (
+                    "403 Forbidden",
+                    "text/html",
+                    "<html><body>Request blocked.</body></html>".to_string(),
+                ),
+                Behaviour::NotFound => (
+                    "404 Not Found",
+                    "text/html",
+                    "<html><body>Moved.</body></html>".to_string(),
+                ),
+                _ => answer(i, b, &req),
+            };
+            if !respond(&mut sock, status, ctype, &body).await {
+                return;
+            }
+            continue;
+        }
         let index = req
             .path
             .strip_prefix("/s/")

@@ -151,6 +151,16 @@ pub enum Command {
     ///
     /// Example: auditbook collect examples/amtsblatt-readonly.profile.yaml --package pypi:amtsblatt-mcp
     Collect(Box<super::collect::CollectArgs>),
+    /// Combine the run files of a fleet's shards into one report (byte for byte the report of
+    /// the unsharded run), and optionally every server's results file.
+    ///
+    /// Example: auditbook merge shard-1.jsonl shard-2.jsonl shard-3.jsonl shard-4.jsonl --results-dir fleet-results
+    Merge(super::merge::MergeArgs),
+    /// MCP registry entries (server.json files, a registry list answer, or a folder of them)
+    /// as a portfolio for `collect --portfolio`.
+    ///
+    /// Example: auditbook registry registry-export/ --profile remote.profile.yaml --out fleet.yaml
+    Registry(super::registry::RegistryArgs),
     /// The catching proxy a started server's upstream requests go to (run by `collect`, inside
     /// the server's sandbox): each request recorded and answered 502.
     #[command(hide = true)]

@@ -20,12 +20,14 @@ mod inputs;
 mod lint;
 mod list;
 mod lsp;
+mod merge;
 mod new;
 pub mod output;
 mod portfolio;
 mod probe;
 mod probe_portfolio;
 mod profile;
+mod registry;
 mod rename;
 mod retire;
 mod scan;
@@ -137,6 +139,8 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Triage(a) => scan::run_triage(cli, a),
         Command::Collect(a) => collect::run(cli, a),
         Command::CatchProxy(a) => collect::run_catch_proxy(a),
+        Command::Merge(a) => merge::run(cli, a),
+        Command::Registry(a) => registry::run(cli, a),
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Lsp => lsp::run(),

@@ -49,9 +49,10 @@ pub struct TargetArgs {
     /// Time-out for starting the server and for each request, in milliseconds
     #[arg(long = "timeout-ms", value_name = "MS", default_value_t = 10_000)]
     pub timeout_ms: u64,
-    /// Which tools the probe may call to sample their results
-    #[arg(long = "call-tools", value_enum, default_value_t = CallTools::ReadOnly)]
-    pub call_tools: CallTools,
+    /// Which tools the probe may call to sample their results (default: read-only; for the
+    /// remote servers of a fleet, none)
+    #[arg(long = "call-tools", value_enum, value_name = "WHICH")]
+    pub call_tools: Option<CallTools>,
     /// The lock file compared with (and written by --lock)
     #[arg(long = "lock-file", value_name = "FILE", default_value = probe::lock::LOCK_FILE)]
     pub lock_file: PathBuf,
@@ -90,7 +91,7 @@ impl TargetArgs {
         let mut o = Options::default();
         o.limits.timeout = std::time::Duration::from_millis(self.timeout_ms.max(1));
         o.limits.message_bytes = self.max_message_kb.max(1) << 10;
-        o.calls = match self.call_tools {
+        o.calls = match self.call_tools.unwrap_or(CallTools::ReadOnly) {
             CallTools::None => CallPolicy::None,
             CallTools::ReadOnly => CallPolicy::ReadOnly,
             CallTools::All => CallPolicy::All,

@@ -187,7 +187,7 @@ pub fn run(cli: &Cli, args: &ProbeArgs) -> Result<u8, Failure> {
     })
 }
 
-fn target_of(t: &ServerTarget) -> Result<Target, String> {
+pub(super) fn target_of(t: &ServerTarget) -> Result<Target, String> {
     match t {
         ServerTarget::Stdio(c) => Ok(Target::Stdio(c.clone())),
         ServerTarget::Url(u) if u.starts_with("http://") || u.starts_with("https://") => {
@@ -311,7 +311,7 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Done {
 }
 
 /// The results file in the syntax its name says (a portfolio may name `NAME.results.json`).
-fn write(path: &Path, merged: &serde_json::Value) -> std::io::Result<()> {
+pub(super) fn write(path: &Path, merged: &serde_json::Value) -> std::io::Result<()> {
     let text = if crate::load::data_file::is_json(path) {
         serde_json::to_string_pretty(merged).map_err(std::io::Error::other)? + "\n"
     } else {

@@ -307,7 +307,13 @@ codes! {
         "Write `servers: [{name: N, profile: FILE-or-mapping, results: FILE}]` with unique names.";
     PORTFOLIO_UNKNOWN_KEY = "AB511", "portfolio-unknown-key", Note,
         "A server entry of a portfolio holds a key auditbook does not read (a key for other tooling, or a misspelt one); the entry is audited without it.",
-        "Keep it if other tooling reads it; otherwise correct the spelling (the keys of an entry: name, profile, results, waivers, url, stdio, repo, path, ignore).";
+        "Keep it if other tooling reads it; otherwise correct the spelling (the keys of an entry: name, profile, results, waivers, url, stdio, repo, path, ignore, version).";
+    REGISTRY_ENTRY_INVALID = "AB512", "registry-entry-invalid", Error,
+        "An entry of an MCP registry export is not a server.json the fleet can read: no name, version or description, a name outside the registry's pattern, a package without registry type, identifier or transport, a remote without a known type and an http(s) URL, or a server listed twice; the entry is left out.",
+        "Correct the entry as the registry's server.json schema has it, or export it again from the registry.";
+    RUN_FILE_INVALID = "AB513", "run-file-invalid", Error,
+        "A fleet run file is not what `collect --portfolio` writes: a line that is not JSON, a server line before the run's header, or runs of different portfolios, catalogues or shard counts given to one merge; the line or file is left out.",
+        "Merge the run files of one run (every shard of the same portfolio and catalogue), as `collect --portfolio --run` wrote them.";
     RESULTS_INVALID = "AB520", "results-invalid", Error,
         "A results file is not valid YAML or JSON, or a result does not have the shape of section 5.",
         "Write `results: {ID: {status: S, evidence: [..], gaps: [..]}}`, optionally with `audit_meta`.";

@@ -18,7 +18,7 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
 pub const SERVER_KEYS: &[&str] = &[
-    "name", "profile", "results", "waivers", "url", "stdio", "repo", "path", "ignore",
+    "name", "profile", "results", "waivers", "url", "stdio", "repo", "path", "ignore", "version",
 ];
 pub const TOP_KEYS: &[&str] = &["servers", "name", "description", "ignore"];
 
@@ -60,6 +60,9 @@ pub struct ServerEntry {
     /// The server's source: its repository (`repo`) and the folder of its manifest in a
     /// checkout of it (`path`).
     pub source: ServerSource,
+    /// The version of what the entry names (a registry entry's `version`): part of what a
+    /// fleet run compares before it keeps earlier results.
+    pub version: Option<String>,
 }
 
 /// Where a server's source lives, as its portfolio entry says; carried into the report.
@@ -325,6 +328,7 @@ fn entry(
             None
         }
     };
+    let version = text("version", diags);
     let source = ServerSource {
         repo: text("repo", diags),
         path: text("path", diags),
@@ -338,6 +342,7 @@ fn entry(
         waivers,
         target,
         source,
+        version,
     })
 }
 

@@ -55,6 +55,26 @@ pub fn file(path: &Path, contents: &str) -> io::Result<()> {
     }
 }
 
+/// Append `text` to the file at `path` (created when missing): a run file grows by one line
+/// per server as each finishes, so a run that is stopped keeps what it did. A link or anything
+/// but a regular file at the path is refused.
+pub fn append(path: &Path, text: &str) -> io::Result<()> {
+    use std::io::Write;
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        if !m.file_type().is_file() {
+            return Err(io::Error::other(format!(
+                "`{}` is not a regular file",
+                path.display()
+            )));
+        }
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())
+}
+
 /// The folder `dir`, and any parent missing, for files about to be written into it (`audit
 /// --out`, `init`, a probe's results folder).
 pub fn dir(dir: &Path) -> io::Result<()> {

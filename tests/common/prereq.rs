@@ -87,6 +87,20 @@ pub fn validators() -> PathBuf {
     dir
 }
 
+/// `kubernetes-validate` (PyPI), which carries the Kubernetes API's JSON schemas for every
+/// release in the package itself, so manifests are checked offline: `target/kubernetes-validate`.
+/// (kubeconform's binary and schema downloads are not reachable from where the tests run.)
+pub fn kubernetes_validate() -> PathBuf {
+    let dir = target().join("kubernetes-validate");
+    venv(
+        "the Kubernetes manifest validator (kubernetes-validate)",
+        &dir,
+        &["kubernetes-validate"],
+        &["kubernetes_validate"],
+    );
+    dir.join("bin/kubernetes-validate")
+}
+
 /// The directory of the MCP test servers.
 pub fn test_servers() -> PathBuf {
     target().join("test-servers")

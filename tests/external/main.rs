@@ -9,6 +9,7 @@ mod common;
 mod audit_ci;
 mod ci_formats;
 mod collect_packages;
+mod fleet_manifests;
 mod lsp_neovim;
 mod probe_conformance;
 mod probe_planted;

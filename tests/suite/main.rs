@@ -29,6 +29,7 @@ mod docs_current;
 mod examples_verify;
 mod failure_chain;
 mod fixes;
+mod fleet;
 mod format_doc;
 mod formats_per_command;
 mod graph_rules;

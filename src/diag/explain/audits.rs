@@ -204,6 +204,61 @@ It is a note, not an error: a key auditbook does not know must not turn a server
         ),
     ),
     ex(
+        "AB512",
+        "A fleet's targets can come from the official MCP registry: `auditbook registry EXPORT \
+--profile FILE` reads `server.json` entries (one entry, the registry's list answer, a list of \
+entries, or a folder of such files) into a portfolio. Each entry needs a `name` in the \
+registry's `namespace/name` pattern, a `version` and a `description`; a package names its \
+`registryType`, `identifier` and `transport`, a remote its `type` (`streamable-http` or `sse`) \
+and an http(s) `url`.
+
+An entry that breaks these rules is left out of the portfolio, with this finding at its line, \
+so a fleet never audits a server it read wrongly.",
+        over(
+            &[file(
+                "export.json",
+                "[{\"name\": \"io.example/wetter\", \"version\": \"1.0.0\", \"description\": \"Wetter\",\n  \"remotes\": [{\"type\": \"websocket\", \"url\": \"https://wetter.example/mcp\"}]}]\n",
+            )],
+            Run::Command {
+                args: &["registry", "export.json", "--profile", "p.yaml"],
+            },
+        ),
+        over(
+            &[file(
+                "export.json",
+                "[{\"name\": \"io.example/wetter\", \"version\": \"1.0.0\", \"description\": \"Wetter\",\n  \"remotes\": [{\"type\": \"streamable-http\", \"url\": \"https://wetter.example/mcp\"}]}]\n",
+            )],
+            Run::Command {
+                args: &["registry", "export.json", "--profile", "p.yaml"],
+            },
+        ),
+    ),
+    ex(
+        "AB513",
+        "`collect --portfolio FILE --run RUN` appends to the run file one JSON line per server \
+after a header line that names the portfolio, the catalogue's fingerprint and the shard. \
+`auditbook merge RUN…` combines the run files of the shards of one run into one report.
+
+A line that is not JSON, a server line before any header, or run files of different \
+portfolios, catalogues or shard counts cannot be merged into one honest count: the line or \
+file is left out with this finding, and the merged report's coverage names what is missing.",
+        over(
+            &[file("shard.jsonl", "{\"server\": \"a\"}\n")],
+            Run::Command {
+                args: &["merge", "shard.jsonl"],
+            },
+        ),
+        over(
+            &[file(
+                "shard.jsonl",
+                "{\"auditbook_run\": 1, \"portfolio\": \"pf.yaml\", \"portfolio_digest\": \"d\", \"catalogue\": \"c\", \"shard\": {\"index\": 1, \"count\": 1}, \"declared\": [], \"started\": 0}\n",
+            )],
+            Run::Command {
+                args: &["merge", "shard.jsonl"],
+            },
+        ),
+    ),
+    ex(
         "AB520",
         "A results file maps check ids to results: `results: {ID: {status, evidence, gaps}}`, \
 optionally with `audit_meta`. A file that does not parse, or a result of another shape, \

@@ -132,6 +132,56 @@ impl Reach {
     }
 }
 
+/// What a target that answered, but not as MCP, answered with: the kinds a fleet's report
+/// counts apart, because each says something different about the endpoint (a firewall or a
+/// login in front of it, a moved path, a redirect, a web page, anything else).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Foreign {
+    /// HTTP 401 or 403.
+    Denied,
+    /// HTTP 404 or 410.
+    NotFound,
+    /// HTTP 3xx (the probe follows no redirect).
+    Redirect,
+    /// An HTML page with any other status.
+    Html,
+    /// Anything else that is not JSON-RPC (text on stdout, a JSON body of another shape).
+    Other,
+}
+
+impl Foreign {
+    /// The kind of a reply that carried no JSON-RPC answer.
+    pub fn of(reply: &Reply) -> Foreign {
+        let Some(h) = &reply.http else {
+            return Foreign::Other;
+        };
+        let html = h.content_type.to_ascii_lowercase().contains("text/html")
+            || h.body
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("<!doctype html")
+            || h.body
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("<html");
+        match h.status {
+            401 | 403 => Foreign::Denied,
+            404 | 410 => Foreign::NotFound,
+            300..=399 => Foreign::Redirect,
+            _ if html => Foreign::Html,
+            _ => Foreign::Other,
+        }
+    }
+}
+
+/// Keep the kind of the first answer that was not JSON-RPC.
+fn note_foreign(obs: &mut Observation, reply: &Reply) {
+    if obs.foreign.is_none() && matches!(reply.trouble, Some(Trouble::NotJsonRpc(_))) {
+        obs.foreign = Some(Foreign::of(reply));
+    }
+}
+
 /// How the server answered a client of one era.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Opening {
@@ -254,6 +304,9 @@ pub struct Observation {
     pub target: String,
     pub http: bool,
     pub reach: Option<Reach>,
+    /// When it answered but not as MCP: what kind of answer it was (the first such answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foreign: Option<Foreign>,
     /// How the server ran (stdio): sandboxed or not, and why.
     pub sandbox: Option<Used>,
     pub server_name: String,
@@ -392,6 +445,7 @@ async fn open_modern(
             supported = supported_of(&reply);
         }
     }
+    note_foreign(obs, &reply);
     let discovered = reply
         .result()
         .is_some_and(|r| r.get("supportedVersions").is_some_and(Json::is_array));
@@ -468,6 +522,7 @@ async fn open_legacy(
         obs.sandbox = client.sandbox.clone();
     }
     let reply = client.initialize(asked).await;
+    note_foreign(obs, &reply);
     let version = reply
         .result()
         .and_then(|r| r.get("protocolVersion"))

@@ -69,6 +69,40 @@ pub fn with_causes(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// The process's request rate: at most `per_second` HTTP requests a second over every server a
+/// run probes (a fleet's politeness towards the few hosting providers most endpoints share).
+/// 0 (the default) sets no limit. Requests wait for their turn in the order they asked.
+pub fn set_rate(per_second: u32) {
+    let slot = PACE.get_or_init(|| std::sync::Mutex::new(Pace::default()));
+    if let Ok(mut p) = slot.lock() {
+        p.interval = (per_second > 0)
+            .then(|| std::time::Duration::from_secs_f64(1.0 / f64::from(per_second)));
+    }
+}
+
+#[derive(Default)]
+struct Pace {
+    interval: Option<std::time::Duration>,
+    next: Option<tokio::time::Instant>,
+}
+
+static PACE: std::sync::OnceLock<std::sync::Mutex<Pace>> = std::sync::OnceLock::new();
+
+/// Wait for this request's turn under the rate, if one is set.
+async fn wait_turn() {
+    let turn = PACE.get().and_then(|m| {
+        let mut p = m.lock().ok()?;
+        let interval = p.interval?;
+        let now = tokio::time::Instant::now();
+        let at = p.next.filter(|n| *n > now).unwrap_or(now);
+        p.next = Some(at + interval);
+        Some(at)
+    });
+    if let Some(at) = turn {
+        tokio::time::sleep_until(at).await;
+    }
+}
+
 /// At most this many response headers are kept.
 const HEADERS_KEPT: usize = 64;
 
@@ -115,6 +149,7 @@ async fn send(
 ) -> Result<reqwest::Response, Trouble> {
     let method = reqwest::Method::from_bytes(raw.method.as_bytes())
         .map_err(|_| Trouble::NoAnswer(format!("`{}` is not an HTTP method", raw.method)))?;
+    wait_turn().await;
     let mut req = client
         .request(method, raw.url)
         .timeout(limits.timeout)
