@@ -340,3 +340,58 @@ fn a_bad_rule_is_a_lint_finding_at_its_line_and_the_fixture_is_clean() {
         );
     }
 }
+
+#[test]
+fn a_rule_that_read_no_file_is_no_observation_toward_the_evidence_a_pass_owes() {
+    // IDENT-001 covering all, with a Python and a TypeScript rule, over a Python-only tree:
+    // the TypeScript rule read nothing, so a pass rests on one observation.
+    let fx = common::Fixture::new("scan");
+    let path = fx.path("checks/IDENT-001.md");
+    let text = fx
+        .read("checks/IDENT-001.md")
+        .replace("match: signal\n", "match: signal\n    covers: all\n");
+    std::fs::write(&path, text).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("clean"), CLEAN);
+    let run = |owed: &str| {
+        let text = fx.read("checks/IDENT-001.md");
+        let text = regex::Regex::new("evidence_required: [0-9]")
+            .unwrap()
+            .replace(&text, format!("evidence_required: {owed}"))
+            .into_owned();
+        std::fs::write(&path, text).unwrap();
+        std::fs::write(
+            dir.path().join("p.yaml"),
+            "transport: stdio-only\nsdk_language: Python\n",
+        )
+        .unwrap();
+        let out = auditbook()
+            .current_dir(dir.path())
+            .arg("-C")
+            .arg(fx.root())
+            .args(["--format", "json", "scan", "p.yaml", "--source", "clean"])
+            .args(["--results", &format!("r{owed}.yaml")])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        check(&v, "IDENT-001").clone()
+    };
+    let one = run("1");
+    assert_eq!(one["status"], "pass", "{one}");
+    let two = run("2");
+    assert_eq!(two["status"], "not_verified", "{two}");
+    assert!(
+        two["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("made 1 observation(s) toward a pass; the check asks for 2"),
+        "{two}"
+    );
+    // The rule that read nothing is still shown.
+    assert!(
+        two["evidence"]
+            .to_string()
+            .contains("0 TypeScript file(s) read"),
+        "{two}"
+    );
+}

@@ -118,6 +118,10 @@ pub fn scan(
         let mut sources: BTreeSet<&'static str> = BTreeSet::new();
         let mut code_read = 0usize;
         let mut code_unread: Vec<String> = Vec::new();
+        // Observations toward `evidence_required`: a match, a code rule that read at least
+        // one file, a fact that had something to read. A rule for a language the tree does not
+        // hold, or a fact with nothing to read, is shown but observed nothing.
+        let mut observed = 0usize;
         for r in c.scan() {
             covers_all &= r.covers == Covers::All;
             let (mine, read, decided): (Vec<Finding>, Vec<String>, bool) = match &r.body {
@@ -148,6 +152,8 @@ pub fn scan(
                     code_read += n;
                     if n == 0 {
                         code_unread.push(r.id.clone());
+                    } else {
+                        observed += 1;
                     }
                     // A rule for a language the tree does not hold has nothing to decide;
                     // whether the check's code rules read anything at all is judged below.
@@ -161,11 +167,14 @@ pub fn scan(
                     }
                     let looked = facts::look(tree, c.id.as_str(), &r.id, f, artifact);
                     all_findings.extend(looked.findings.iter().cloned());
-                    let read = looked
+                    let read: Vec<String> = looked
                         .read
                         .iter()
                         .map(|l| format!("[scan {}] {l}", r.id))
                         .collect();
+                    if looked.decided {
+                        observed += read.len();
+                    }
                     (looked.findings, read, looked.decided)
                 }
             };
@@ -174,6 +183,7 @@ pub fn scan(
                 undecided_fact.push(r.id.clone());
             }
             for f in mine {
+                observed += 1;
                 let label = match r.matching {
                     Matching::Proof => "proof",
                     Matching::Signal => "signal",
@@ -276,7 +286,6 @@ pub fn scan(
         let mut lines = evidence;
         lines.extend(context);
         let lines = untrusted::bounded(lines, 40);
-        let observed = lines.len();
         let owed = c.evidence_required as usize;
         let (status, note) = if matches!(status, "pass" | "fail" | "partial") && observed < owed {
             let next = if worst.is_some() {
