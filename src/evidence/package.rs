@@ -123,7 +123,7 @@ pub struct Installed {
 pub const INSTALL_TIME: Duration = Duration::from_secs(600);
 
 /// Run an installer's command, bounded by `INSTALL_TIME`; its output when it succeeds.
-fn run(cmd: &mut Command, what: &str, log: &mut Vec<String>) -> Result<String, String> {
+pub(super) fn run(cmd: &mut Command, what: &str, log: &mut Vec<String>) -> Result<String, String> {
     log.push(what.to_string());
     let mut child = cmd
         .stdin(std::process::Stdio::null())

@@ -14,6 +14,9 @@ use std::process::Command;
 use std::str::FromStr;
 use std::time::Duration;
 
+/// The most of a project page that is read.
+const MAX_PAGE: usize = 64 << 20;
+
 /// The newest release and whether the installed one is yanked.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Standing {
@@ -54,15 +57,18 @@ pub fn pip_index(python: &Path, env: Option<&Path>) -> Option<String> {
         return url;
     }
     // pip's built-in default, as this pip defines it.
-    let out = Command::new(python)
-        .args([
+    // Bounded in time like every other pip call of the package's environment.
+    let out = super::package::run(
+        Command::new(python).args([
             "-c",
             "from pip._internal.models.index import PyPI; print(PyPI.simple_url)",
-        ])
-        .output()
-        .ok()?;
-    let url = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && url.starts_with("http")).then_some(url)
+        ]),
+        "pip's default index",
+        &mut Vec::new(),
+    )
+    .ok()?;
+    let url = out.trim().to_string();
+    url.starts_with("http").then_some(url)
 }
 
 /// pip's configuration files, in the order it reads them (a later one overrides): the
@@ -178,13 +184,18 @@ pub fn standing(index: &str, name: &str, version: &str) -> Result<Standing, Stri
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string();
-        // A project page of a few thousand releases is well below this.
-        let body = resp
-            .bytes()
+        // A project page of a few thousand releases is well below this; read no further.
+        let mut resp = resp;
+        let mut body = Vec::new();
+        while let Some(chunk) = resp
+            .chunk()
             .await
-            .map_err(|e| super::probe::transport::http::with_causes(&e))?;
-        if body.len() > 64 << 20 {
-            return Err(format!("the index's page for {name} is over 64 MB"));
+            .map_err(|e| super::probe::transport::http::with_causes(&e))?
+        {
+            if body.len() + chunk.len() > MAX_PAGE {
+                return Err(format!("the index's page for {name} is over 64 MB"));
+            }
+            body.extend_from_slice(&chunk);
         }
         Ok((ctype, body))
     })?;
