@@ -13,6 +13,7 @@
 //! Servers auditbook starts are someone else's code: `sandbox` starts them, bounded.
 //! Everything a server sends is quoted through `untrusted` before it is shown anywhere.
 
+pub mod bounded_command;
 pub mod catch;
 pub mod conformance;
 pub mod merge;

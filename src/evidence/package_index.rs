@@ -58,7 +58,7 @@ pub fn pip_index(python: &Path, env: Option<&Path>) -> Option<String> {
     }
     // pip's built-in default, as this pip defines it.
     // Bounded in time like every other pip call of the package's environment.
-    let out = super::package::run(
+    let out = super::bounded_command::run(
         Command::new(python).args([
             "-c",
             "from pip._internal.models.index import PyPI; print(PyPI.simple_url)",
