@@ -257,6 +257,8 @@ pub fn gather(
             ))?;
             // The installed files are the artifact's: results name the artifact's digest.
             t.digest = i.digest.clone();
+            // Only a source folder holds the repository's own files.
+            t.shipped = !Path::new(&i.spec).is_dir();
             Some(t)
         }
         (None, None) => None,

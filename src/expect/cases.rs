@@ -31,6 +31,13 @@ pub enum Kind {
         document: String,
         claims: Vec<String>,
     },
+    /// A source rule's sample and its clean twin (`super::scan_cases`).
+    Scan {
+        check: String,
+        rule: String,
+        matched: super::scan_cases::Sample,
+        clean: super::scan_cases::Sample,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +56,10 @@ const CASE_KEYS: &[&str] = &[
     "score",
     "document",
     "claims",
+    "check",
+    "rule",
+    "match",
+    "clean",
 ];
 const REASONS: &[&str] = &["no-match", "baseline-mismatch", "baseline-unresolved"];
 const VERDICTS: &[&str] = &["production-ready", "not-production-ready", "incomplete"];
@@ -58,20 +69,45 @@ const VERDICTS: &[&str] = &["production-ready", "not-production-ready", "incompl
 pub fn files(cat: &Catalogue) -> Vec<String> {
     let dir = cat.root.join(super::DIR);
     let fence = crate::confine::Fence::new(&cat.root);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = entries
-        .flatten()
-        .filter(|e| fence.contains(&e.path()))
-        .filter_map(|e| {
+    let mut out = Vec::new();
+    data_files(&fence, &dir, super::DIR, &mut out);
+    // One level of folders (`tests/scan/` holds a file per check's source rules).
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            let data = [".yaml", ".yml", ".json"].iter().any(|x| name.ends_with(x));
-            (data && !name.starts_with('.')).then(|| format!("{}/{name}", super::DIR))
-        })
-        .collect();
+            if !name.starts_with('.') && e.file_type().is_ok_and(|t| t.is_dir()) {
+                data_files(
+                    &fence,
+                    &e.path(),
+                    &format!("{}/{name}", super::DIR),
+                    &mut out,
+                );
+            }
+        }
+    }
     out.sort();
     out
+}
+
+fn data_files(
+    fence: &crate::confine::Fence,
+    dir: &std::path::Path,
+    rel: &str,
+    out: &mut Vec<String>,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    out.extend(
+        entries
+            .flatten()
+            .filter(|e| fence.contains(&e.path()) && e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let data = [".yaml", ".yml", ".json"].iter().any(|x| name.ends_with(x));
+                (data && !name.starts_with('.')).then(|| format!("{rel}/{name}"))
+            }),
+    );
 }
 
 /// Every case of `catalogue.yaml`'s `tests:` and of every expectation file, and the problems
@@ -169,6 +205,22 @@ fn read_cases(
             continue;
         };
         let kind = match (text("profile"), text("document")) {
+            (None, None) if m.contains_key("check") => {
+                match super::scan_cases::parse(cat, m, &at) {
+                    Ok((check, rule, matched, clean)) => Kind::Scan {
+                        check,
+                        rule,
+                        matched,
+                        clean,
+                    },
+                    Err(found) => {
+                        for (path, msg) in found {
+                            problems.push(bad(&path, msg));
+                        }
+                        continue;
+                    }
+                }
+            }
             (Some(profile), None) => {
                 let must_apply = ids("must_apply", problems);
                 let mut must_not_apply = Vec::new();
@@ -277,7 +329,7 @@ fn read_cases(
             _ => {
                 problems.push(bad(
                     &at,
-                    "a test names either a `profile:` or a `document:`".into(),
+                    "a test names a `profile:`, a `document:`, or the `check:` of a source rule's sample".into(),
                 ));
                 continue;
             }

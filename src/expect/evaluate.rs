@@ -38,7 +38,7 @@ pub fn evaluate(
     cases: &[Case],
 ) -> Vec<Outcome> {
     let mut claim_findings: Option<Vec<Diagnostic>> = None;
-    cases
+    let mut outcomes: Vec<Outcome> = cases
         .iter()
         .map(|case| {
             let mut o = Outcome {
@@ -51,6 +51,12 @@ pub fn evaluate(
             };
             match &case.kind {
                 Kind::Profile { .. } => profile_case(cat, case, &mut o),
+                Kind::Scan {
+                    check,
+                    rule,
+                    matched,
+                    clean,
+                } => super::scan_cases::evaluate(cat, check, rule, matched, clean, &mut o),
                 Kind::Document { document, claims } => {
                     let found = claim_findings
                         .get_or_insert_with(|| crate::claims::verify(cat, graph, templates));
@@ -74,7 +80,19 @@ pub fn evaluate(
             }
             o
         })
-        .collect()
+        .collect();
+    // A catalogue that declares its own tests owes a case to every rule a sample can hold.
+    if !cases.is_empty() {
+        let held = cases
+            .iter()
+            .filter_map(|c| match &c.kind {
+                Kind::Scan { check, rule, .. } => Some((check.clone(), rule.clone())),
+                _ => None,
+            })
+            .collect();
+        outcomes.extend(super::scan_cases::uncovered(cat, &held));
+    }
+    outcomes
 }
 
 fn path(cat: &Catalogue, written: &str) -> Result<PathBuf, String> {

@@ -9,11 +9,12 @@
 pub mod cases;
 pub mod evaluate;
 pub mod report;
+pub mod scan_cases;
 
 pub use cases::discover;
-pub use evaluate::evaluate;
 #[cfg(any(test, feature = "internals"))]
 pub use cases::{Case, Kind};
+pub use evaluate::evaluate;
 #[cfg(any(test, feature = "internals"))]
 pub use evaluate::Outcome;
 

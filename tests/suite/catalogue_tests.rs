@@ -42,7 +42,7 @@ fn the_shipped_catalogue_passes_its_own_tests() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("6 test(s): 6 passed, 0 failed"), "{text}");
+    assert!(text.contains(" passed, 0 failed"), "{text}");
 }
 
 #[test]

@@ -55,6 +55,7 @@ mod rewrite_references;
 mod robustness;
 mod safe_writes;
 mod scan;
+mod scan_cases;
 mod shipped_catalogue;
 mod shipped_documents;
 mod snapshot_diff;

@@ -391,6 +391,12 @@ pub fn look(
         fingerprint: super::code::fingerprint(check, rule, file, &code),
         code: untrusted::quote(&code, 160),
     };
+    if tree.shipped && matches!(fact, Fact::Lockfile | Fact::FilePresent { .. }) {
+        return undecided(format!(
+            "`{}` reads a repository's files; a published package leaves lockfiles, CI and tests out by design, so scan the source tree (`--source DIR`)",
+            fact.name()
+        ));
+    }
     match fact {
         Fact::DependencyUpperBound { package } => {
             let (deps, read) = declared(tree);
@@ -497,6 +503,28 @@ pub fn look(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shipped_package_decides_no_repository_fact_and_a_source_tree_does() {
+        let texts = vec![("pkg/__init__.py".to_string(), "x = 1\n".to_string())];
+        let mut t = super::super::tree::of_texts(std::path::Path::new("."), &texts);
+        let facts = [
+            Fact::Lockfile,
+            Fact::FilePresent {
+                paths: vec!["tests/**".into()],
+            },
+        ];
+        for f in &facts {
+            let source = look(&t, "X-001", "r", f, None);
+            assert!(source.decided && source.findings.len() == 1, "{f:?}");
+        }
+        t.shipped = true;
+        for f in &facts {
+            let shipped = look(&t, "X-001", "r", f, None);
+            assert!(!shipped.decided && shipped.findings.is_empty(), "{f:?}");
+            assert!(shipped.read[0].contains("--source DIR"), "{:?}", shipped.read);
+        }
+    }
 
     #[test]
     fn upper_bounds_are_read_from_the_specifiers() {

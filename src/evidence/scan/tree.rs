@@ -50,6 +50,10 @@ pub struct Tree {
     pub skipped: Vec<String>,
     /// `sha256:` over every path and its bytes.
     pub digest: String,
+    /// The tree is what a package ships (a wheel's or an npm tarball's installed files, an
+    /// sdist), not a repository: lockfiles, CI and test files are left out of those by
+    /// design, so their absence proves nothing.
+    pub shipped: bool,
 }
 
 impl Tree {
@@ -103,6 +107,34 @@ fn rel(root: &Path, p: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// A tree of files given as text (a catalogue's sample for a rule), digested like one read
+/// from disk.
+pub fn of_texts(root: &Path, texts: &[(String, String)]) -> Tree {
+    let mut hasher = Sha256::new();
+    let mut sorted: Vec<&(String, String)> = texts.iter().collect();
+    sorted.sort();
+    let files = sorted
+        .into_iter()
+        .map(|(path, text)| {
+            hasher.update(path.as_bytes());
+            hasher.update([0]);
+            hasher.update(Sha256::digest(text.as_bytes()));
+            File {
+                path: path.clone(),
+                text: text.clone(),
+                language: Language::of_file(path),
+            }
+        })
+        .collect();
+    Tree {
+        root: root.to_path_buf(),
+        files,
+        skipped: Vec::new(),
+        digest: format!("sha256:{}", crate::text::digest::hex(&hasher.finalize())),
+        shipped: false,
+    }
 }
 
 /// Read the tree below `root`.
@@ -163,5 +195,6 @@ pub fn read_roots(shown: &Path, roots: &[(PathBuf, String)]) -> std::io::Result<
         files,
         skipped,
         digest,
+        shipped: false,
     })
 }
