@@ -301,9 +301,9 @@ pub fn gather(
 
 /// Per check of the merged results: which machine recorded it and whether a person still has
 /// to look.
-fn lines(merged: &Json, ids: &[String]) -> (Vec<Json>, usize, usize) {
+fn lines(merged: &Json, ids: &[String]) -> (Vec<Json>, Counts) {
     let mut out = Vec::new();
-    let (mut machine, mut waiting) = (0, 0);
+    let mut n = Counts::default();
     for id in ids {
         let r = &merged["results"][id.as_str()];
         let status = r["status"].as_str().unwrap_or("missing");
@@ -311,9 +311,12 @@ fn lines(merged: &Json, ids: &[String]) -> (Vec<Json>, usize, usize) {
         let by_machine = merge::is_machine(source);
         let decided = matches!(status, "pass" | "fail" | "partial" | "n_a");
         if by_machine && decided {
-            machine += 1;
+            n.decided += 1;
         } else if !decided {
-            waiting += 1;
+            n.waiting += 1;
+        }
+        if by_machine && r["evidence"].as_array().is_some_and(|e| !e.is_empty()) {
+            n.evidenced += 1;
         }
         out.push(json!({
             "id": id,
@@ -323,7 +326,18 @@ fn lines(merged: &Json, ids: &[String]) -> (Vec<Json>, usize, usize) {
             "evidence": r["evidence"].get(0).cloned().unwrap_or(Json::Null),
         }));
     }
-    (out, machine, waiting)
+    (out, n)
+}
+
+/// How far the machines got, over the applicable checks.
+#[derive(Default)]
+struct Counts {
+    /// A machine's result that is a verdict (pass, fail, partial, n_a).
+    decided: usize,
+    /// A machine's result with evidence, decided or left for a person to complete.
+    evidenced: usize,
+    /// Not decided by anyone yet.
+    waiting: usize,
 }
 
 pub fn run(cli: &Cli, args: &CollectArgs) -> Result<u8, Failure> {
@@ -400,7 +414,12 @@ pub fn run(cli: &Cli, args: &CollectArgs) -> Result<u8, Failure> {
         }
     }
     let (ids, _) = super::probe::applicable(cat, &checked.profile);
-    let (per_check, machine, waiting) = lines(&merged, &ids);
+    let (per_check, counts) = lines(&merged, &ids);
+    let Counts {
+        decided: machine,
+        evidenced,
+        waiting,
+    } = counts;
     let findings = per_check
         .iter()
         .any(|l| matches!(l["status"].as_str(), Some("fail" | "partial")));
@@ -409,6 +428,7 @@ pub fn run(cli: &Cli, args: &CollectArgs) -> Result<u8, Failure> {
             "results_file": shown,
             "applicable": ids.len(),
             "machine_decided": machine,
+            "machine_evidence": evidenced,
             "waiting": waiting,
             "package": merged.get("package"),
             "scan": merged.get("scan"),
@@ -464,7 +484,7 @@ pub fn run(cli: &Cli, args: &CollectArgs) -> Result<u8, Failure> {
             ));
         }
         out.push_str(&format!(
-            "{machine} of {} applicable checks decided by machine evidence, {waiting} wait for a person; results in {shown}\n",
+            "{evidenced} of {} applicable checks carry machine evidence, {machine} decided by it; {waiting} wait for a person; results in {shown}\n",
             ids.len()
         ));
         common::print(&crate::render::excerpt::terminal_safe(&out, true))?;

@@ -214,6 +214,8 @@ fn the_clean_twin_passes_every_check() {
     }
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(json["machine_decided"], 7);
+    // Every decided check carries its evidence, and so may one a person still completes.
+    assert!(json["machine_evidence"].as_u64() >= Some(7), "{json}");
     assert_eq!(
         r["package"]["user_agents"],
         serde_json::json!(["clean-mcp/1.0.0 (+https://example.invalid)"])
