@@ -179,7 +179,12 @@ impl Report {
             .collect();
         let missing_shards = runs.missing_shards();
         let complete = not_evidenced.is_empty() && missing_shards.is_empty() && first.is_some();
-        let verdict = (complete || partial).then_some(if fails { "fail" } else { "pass" });
+        // A verdict is over assessed servers: with none assessed there is nothing it could say.
+        let verdict = (denominator > 0 && (complete || partial)).then_some(if fails {
+            "fail"
+        } else {
+            "pass"
+        });
         Report {
             portfolio: first.map(|h| h.portfolio.clone()).unwrap_or_default(),
             catalogue: first.map(|h| h.catalogue.clone()).unwrap_or_default(),
@@ -221,6 +226,10 @@ impl Report {
                 self.evidenced, self.declared
             ),
             Some(v) => v.to_string(),
+            None if self.denominator == 0 => format!(
+                "none: not one of the {} declared servers could be assessed",
+                self.declared
+            ),
             None => format!(
                 "none: {} of {} declared servers have no evidence (give --partial to accept a verdict over the others)",
                 self.declared - self.evidenced,
@@ -365,6 +374,33 @@ mod tests {
         let p = Report::of(&runs, true);
         assert_eq!(p.verdict, Some("fail"));
         assert!(p.partial);
+    }
+
+    #[test]
+    fn a_fleet_with_no_server_assessed_has_no_verdict() {
+        let text = concat!(
+            "{\"auditbook_run\":1,\"portfolio\":\"pf.yaml\",\"portfolio_digest\":\"d\",\"catalogue\":\"c\",\"shard\":{\"index\":1,\"count\":1},\"declared\":[\"waf\",\"weg\"],\"started\":0}\n",
+            "{\"server\":\"waf\",\"bucket\":\"not-mcp-denied\",\"artifact\":\"a\",\"catalogue\":\"c\",\"detail\":\"HTTP 403\"}\n",
+            "{\"server\":\"weg\",\"bucket\":\"unreachable\",\"artifact\":\"a\",\"catalogue\":\"c\",\"detail\":\"refused\"}\n",
+        );
+        let mut runs = Runs::default();
+        read_text("r.jsonl", text, &mut runs);
+        for partial in [false, true] {
+            let r = Report::of(&runs, partial);
+            assert_eq!((r.declared, r.evidenced, r.denominator), (2, 2, 0));
+            assert_eq!(r.verdict, None);
+            assert!(!r.clean());
+            assert!(
+                r.human()
+                    .contains("verdict: none: not one of the 2 declared servers could be assessed"),
+                "{}",
+                r.human()
+            );
+        }
+        // The clean twin: one server assessed is a verdict.
+        let mut runs = Runs::default();
+        read_text("r.jsonl", RUN, &mut runs);
+        assert_eq!(Report::of(&runs, true).verdict, Some("fail"));
     }
 
     #[test]
