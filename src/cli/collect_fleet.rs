@@ -67,6 +67,11 @@ pub struct FleetArgs {
     /// Probe every server of the share again: reuse nothing, resume nothing
     #[arg(long, requires = "portfolio")]
     pub force: bool,
+    /// With --since: a server contacted less than this long ago (e.g. 90m, 24h, 7d) whose entry and
+    /// catalogue are unchanged keeps its earlier line without being contacted at all — an
+    /// unreachable or hung one is not retried either; the report counts them
+    #[arg(long = "fresh-for", value_name = "DURATION", value_parser = parse_duration, requires = "since")]
+    pub fresh_for: Option<Duration>,
     /// How many servers are probed at the same time
     #[arg(long, value_name = "N", default_value_t = 16, requires = "portfolio")]
     pub jobs: usize,
@@ -116,6 +121,9 @@ struct Shared<'a> {
     /// Servers of earlier runs (`--since`), by name.
     before: BTreeMap<String, Line>,
     force: bool,
+    /// `--fresh-for`, and the run's start in Unix seconds it is measured from.
+    fresh_for: Option<Duration>,
+    now: u64,
     hosts: HashMap<String, Arc<tokio::sync::Semaphore>>,
 }
 
@@ -131,6 +139,28 @@ fn artifact_of(s: &ServerEntry) -> String {
         s.version.as_deref().unwrap_or("")
     );
     format!("sha256:{}", crate::text::digest::sha256(text.as_bytes()))
+}
+
+/// `90s`, `30m`, `24h`, `7d`.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("`{text}` is no duration: write a number and s, m, h or d (24h)"))?;
+    let secs = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => {
+            return Err(format!(
+                "`{text}` is no duration: the unit is s, m, h or d (24h)"
+            ))
+        }
+    };
+    Ok(Duration::from_secs(n.saturating_mul(secs)))
 }
 
 fn now_unix() -> u64 {
@@ -270,6 +300,8 @@ pub fn run(cli: &Cli, args: &super::collect::CollectArgs) -> Result<u8, Failure>
         opt_out,
         before,
         force: fa.force,
+        fresh_for: fa.fresh_for,
+        now: now_unix(),
         hosts,
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -356,6 +388,8 @@ fn skipped(s: &ServerEntry, artifact: String, catalogue: &str, why: String) -> L
         results: None,
         checks: BTreeMap::new(),
         reused: false,
+        uncontacted: false,
+        observed: 0,
         ms: 0,
     }
 }
@@ -441,6 +475,27 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
         Some(sem) => sem.clone().acquire_owned().await.ok(),
         None => None,
     };
+    // Fresh enough to trust without contact: the entry and the catalogue are unchanged and the
+    // server was contacted within --fresh-for. The line keeps its age (`observed`).
+    if let (Some(prev), Some(fresh)) = (sh.before.get(&s.name), sh.fresh_for) {
+        let age = sh.now.saturating_sub(prev.observed);
+        if !sh.force
+            && prev.observed > 0
+            && age < fresh.as_secs()
+            && prev.artifact == artifact
+            && prev.catalogue == sh.catalogue
+            && prev.bucket != SKIPPED
+        {
+            if let (Some(r), Some(f)) = (&prev.results, &prev.results_file) {
+                write_results(&sh.dir.join(f), r)?;
+            }
+            let mut l = prev.clone();
+            l.reused = true;
+            l.uncontacted = true;
+            l.ms = started.elapsed().as_millis() as u64;
+            return Ok(l);
+        }
+    }
     // Incremental: nothing the results depend on changed since an earlier run.
     if let Some(prev) = sh.before.get(&s.name).filter(|p| {
         !sh.force
@@ -462,6 +517,8 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
             }
             let mut l = prev.clone();
             l.reused = true;
+            l.uncontacted = false;
+            l.observed = now_unix();
             l.ms = started.elapsed().as_millis() as u64;
             return Ok(l);
         }
@@ -505,6 +562,8 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
             .map(|p| (p.id.clone(), p.status.to_string()))
             .collect(),
         reused: false,
+        uncontacted: false,
+        observed: now_unix(),
         ms: started.elapsed().as_millis() as u64,
     })
 }

@@ -75,6 +75,8 @@ pub struct Report {
     pub checks: BTreeMap<String, CheckCounts>,
     /// Servers whose results were kept from an earlier run (nothing they are judged on changed).
     pub reused: usize,
+    /// Of those, kept without contacting the server (`--fresh-for`).
+    pub uncontacted: usize,
     pub coverage: Coverage,
     /// The caller accepted a verdict over fewer servers than were declared.
     pub partial: bool,
@@ -112,6 +114,7 @@ impl Report {
         let mut not_evidenced = Vec::new();
         let mut servers = Vec::new();
         let mut reused = 0;
+        let mut uncontacted = 0;
         let mut fails = false;
         for name in &declared {
             let Some(l) = runs.lines.get(name) else {
@@ -133,6 +136,7 @@ impl Report {
                 }),
             }
             reused += usize::from(l.reused);
+            uncontacted += usize::from(l.uncontacted);
             if bucket.is_some_and(Bucket::assessed) {
                 for (id, status) in &l.checks {
                     let c = checks.entry(id.clone()).or_default();
@@ -195,6 +199,7 @@ impl Report {
             shares,
             checks,
             reused,
+            uncontacted,
             coverage: Coverage {
                 complete,
                 missing_shards,
@@ -264,7 +269,13 @@ impl Report {
                 self.count("timed-out"),
                 self.count("opted-out")
             ),
-            format!("results kept from an earlier run: {}", self.reused),
+            match self.uncontacted {
+                0 => format!("results kept from an earlier run: {}", self.reused),
+                n => format!(
+                    "results kept from an earlier run: {} ({n} without contacting the server: seen within --fresh-for)",
+                    self.reused
+                ),
+            },
         ]
     }
 

@@ -62,6 +62,13 @@ pub struct Line {
     /// Whether the results were kept from an earlier run without a full probe.
     #[serde(default)]
     pub reused: bool,
+    /// Kept from an earlier run without contacting the server at all (`--fresh-for`): what
+    /// it shows is as old as `observed`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncontacted: bool,
+    /// Seconds since the Unix epoch when the server was last contacted (0: not known).
+    #[serde(default)]
+    pub observed: u64,
     /// Milliseconds the server took.
     #[serde(default)]
     pub ms: u64,

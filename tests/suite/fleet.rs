@@ -306,7 +306,35 @@ fn four_shards_merged_equal_the_whole_run_and_a_rerun_keeps_what_did_not_change(
     assert_eq!(count(&polite, "opted-out"), 1);
     assert_eq!(polite["partial"], true);
     assert_ne!(polite["verdict"], Value::Null);
+
+    // The servers go away. Seen within --fresh-for, every line is kept without contact —
+    // the hung and refusing ones too — and the report says how many were not contacted.
     drop(rt);
+    let evidenced = whole["evidenced"].as_u64().unwrap();
+    let (_, fresh) = collect(
+        d,
+        "fresh.jsonl",
+        "fresh",
+        &["--since", "whole.jsonl", "--fresh-for", "1h"],
+    );
+    assert_eq!(fresh["buckets"], whole["buckets"]);
+    assert_eq!(fresh["checks"], whole["checks"]);
+    assert_eq!(fresh["reused"], evidenced);
+    assert_eq!(fresh["uncontacted"], evidenced);
+    assert_eq!(files(&d.join("fresh")), files(&d.join("whole")));
+    // The twin without --fresh-for contacts every server, and finds them gone.
+    let (_, gone) = collect(d, "gone.jsonl", "gone", &["--since", "whole.jsonl"]);
+    assert_eq!(gone["reused"], 0);
+    assert_eq!(gone["uncontacted"], 0);
+    assert_eq!(count(&gone, "unreachable"), evidenced);
+    // A line older than --fresh-for is contacted again.
+    let (_, stale) = collect(
+        d,
+        "stale.jsonl",
+        "stale",
+        &["--since", "whole.jsonl", "--fresh-for", "0s"],
+    );
+    assert_eq!(stale["uncontacted"], 0, "{}", stale["buckets"]);
 }
 
 #[test]
