@@ -14,5 +14,6 @@ mod lsp_neovim;
 mod probe_conformance;
 mod probe_planted;
 mod probe_servers;
+mod readme_collect;
 mod site;
 mod workflows;
