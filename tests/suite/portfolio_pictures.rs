@@ -404,6 +404,7 @@ fn the_state_of_summary_in_html_counts_and_names_no_server() {
         html.contains("<p id=\"verdict\">Verdict: fail.</p>"),
         "{html}"
     );
+    insta::assert_snapshot!("state_of_html", html);
     // A Markdown file name still gets the Markdown summary.
     run(
         d,
