@@ -62,6 +62,9 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         )));
     }
     let mut p = Portfolio::parse(file);
+    if !cli.quiet {
+        super::output::eprint(&other_portfolio(&args.runs, &runs, &p.file.digest));
+    }
     if let Some(dir) = &args.results_dir {
         if !dir.is_dir() {
             return Err(Failure::Message(format!(
@@ -125,6 +128,21 @@ fn fleet_runs(cli: &Cli, given: &[String]) -> Result<Vec<crate::fleet::pictures:
         out.push(crate::fleet::pictures::Run { started, runs });
     }
     Ok(out)
+}
+
+/// A note for every run given whose run files were written for another version of the
+/// portfolio (its digest differs): its servers are still matched by name.
+fn other_portfolio(given: &[String], runs: &[crate::fleet::pictures::Run], digest: &str) -> String {
+    given
+        .iter()
+        .zip(runs)
+        .filter(|(_, r)| r.runs.headers.iter().any(|h| h.portfolio_digest != digest))
+        .map(|(g, _)| {
+            format!(
+                "note: --run `{g}` was collected from another version of the portfolio; its servers are matched by name\n"
+            )
+        })
+        .collect()
 }
 
 fn human(m: &Matrix) -> String {

@@ -430,4 +430,18 @@ mod tests {
         }
         assert!(md.contains("| legacy-only | 1 | 50.0 % |"), "{md}");
     }
+
+    #[test]
+    fn the_state_of_figures_hold_no_server_name() {
+        let mut runs = Runs::default();
+        read_text("r.jsonl", RUN, &mut runs);
+        let s = Report::of(&runs, false).state_of();
+        let text = serde_json::to_string(&s).unwrap_or_default();
+        for name in ["alt", "beide", "waf", "weg", "HTTP 403"] {
+            assert!(!text.contains(name), "{name} in {text}");
+        }
+        assert_eq!((s.declared, s.evidenced, s.assessed), (4, 3, 2));
+        assert_eq!(s.buckets[0].share.as_deref(), Some("50.0 %"));
+        assert!(s.verdict.starts_with("none — 1 declared"), "{}", s.verdict);
+    }
 }

@@ -8,6 +8,7 @@ use crate::common;
 use common::auditbook;
 use regex::Regex;
 use serde_json::Value;
+use sha2::Digest;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -268,6 +269,15 @@ fn portfolio_html_trend_and_revisions_follow_the_runs_and_a_name_stays_text() {
         ],
     );
     assert_eq!(code, Some(1), "{err}");
+    // The run files name another portfolio digest than pf.yaml's: a note, the runs still read.
+    for given in ["new-1.jsonl,new-2.jsonl", "old.jsonl"] {
+        assert!(
+            err.contains(&format!(
+                "note: --run `{given}` was collected from another version of the portfolio"
+            )),
+            "{err}"
+        );
+    }
     assert!(!html.contains("<img"), "markup in a name is text");
     assert!(html.contains("gamma&lt;img"), "the name is shown escaped");
     let steps = marks(&html, "trend", "step");
@@ -342,6 +352,21 @@ fn portfolio_html_clean_twin_names_a_plain_server_as_it_is() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     fleet(d, "gamma");
+    // Run files of this very portfolio file: no note about another version.
+    let pf = std::fs::read(d.join("pf.yaml")).unwrap();
+    let digest: String = sha2::Sha256::digest(&pf)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let old = std::fs::read_to_string(d.join("old.jsonl")).unwrap();
+    std::fs::write(
+        d.join("old.jsonl"),
+        old.replace(
+            "\"portfolio_digest\":\"d\"",
+            &format!("\"portfolio_digest\":\"{digest}\""),
+        ),
+    )
+    .unwrap();
     let (_, html, err) = run(
         d,
         &[
@@ -356,6 +381,7 @@ fn portfolio_html_clean_twin_names_a_plain_server_as_it_is() {
     assert!(html.contains("<tr><td>gamma</td>"), "{err}");
     assert!(html.contains("data-row=\"gamma\""));
     assert_eq!(marks(&html, "trend", "step").len(), 1);
+    assert!(!err.contains("note:"), "{err}");
 }
 
 #[test]
