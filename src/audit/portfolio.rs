@@ -3,6 +3,7 @@
 //! `load::portfolio`; this module judges what was read.
 
 use super::profile::{self, Checked, Source};
+use super::results::Status;
 use super::verdict::{Policy, Verdict};
 use crate::diag::{codes, Diagnostic, SourceMap};
 use crate::load::data_file::{DataError, DataFile};
@@ -97,6 +98,57 @@ pub struct ServerRow {
     pub errors: usize,
     /// Why the server is incomplete, when it is.
     pub incomplete: Vec<String>,
+    /// Every applicable check with its status, by id; for the HTML pictures only (the JSON
+    /// and Markdown forms of the matrix do not carry it).
+    #[serde(skip)]
+    pub statuses: std::collections::BTreeMap<String, Status>,
+    /// The worst status of the applicable checks per category, in category order; `None` where
+    /// none applies.
+    #[serde(skip)]
+    pub worst: Vec<Option<Status>>,
+    /// The protocol versions the results file's `probe` block says the server served.
+    #[serde(skip)]
+    pub serves: Vec<String>,
+}
+
+/// How bad a status is in a summary cell, worst first: a cell shows the worst status of its
+/// checks.
+pub const WORST_FIRST: [Status; 9] = [
+    Status::Fail,
+    Status::Partial,
+    Status::Rejected,
+    Status::Missing,
+    Status::NeedsTriage,
+    Status::Todo,
+    Status::NotVerified,
+    Status::Pass,
+    Status::NotApplicable,
+];
+
+/// The worst of `statuses` (`WORST_FIRST`), `None` for none.
+pub fn worst(statuses: impl IntoIterator<Item = Status>) -> Option<Status> {
+    let rank = |s: &Status| WORST_FIRST.iter().position(|w| w == s).unwrap_or(0);
+    statuses.into_iter().min_by_key(rank)
+}
+
+/// The versions a results file's `probe.serves` lists (written by `probe`), empty when it
+/// has none.
+fn served(results: Option<&DataFile>) -> Vec<String> {
+    let Some(list) = results
+        .and_then(|f| f.value.get("probe"))
+        .and_then(|p| p.get("serves"))
+        .and_then(|s| s.as_array())
+    else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = list
+        .iter()
+        .filter_map(|v| v.as_str())
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -166,6 +218,23 @@ pub fn matrix(
                     .count()
             })
             .collect();
+        let statuses: std::collections::BTreeMap<String, Status> = run
+            .audit
+            .applicable()
+            .map(|r| (r.check.id.to_string(), r.status.unwrap_or(Status::Missing)))
+            .collect();
+        let worst_by_category = cat
+            .categories
+            .iter()
+            .map(|prefix| {
+                worst(
+                    run.audit
+                        .applicable()
+                        .filter(|r| r.check.category == prefix)
+                        .map(|r| r.status.unwrap_or(Status::Missing)),
+                )
+            })
+            .collect();
         let findings = severities
             .iter()
             .map(|sev| {
@@ -202,6 +271,9 @@ pub fn matrix(
                 .filter(|d| d.level == crate::diag::Level::Error)
                 .count(),
             incomplete: run.audit.incomplete.clone(),
+            statuses,
+            worst: worst_by_category,
+            serves: served(results.as_ref()),
         });
     }
     let verdicts = [
@@ -325,5 +397,8 @@ fn empty_row(
         not_verified: 0,
         errors: 1,
         incomplete: why,
+        statuses: Default::default(),
+        worst: vec![None; cat.categories.len()],
+        serves: Vec::new(),
     }
 }

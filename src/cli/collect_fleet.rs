@@ -100,7 +100,8 @@ pub struct FleetArgs {
     /// Give a verdict even when some declared servers have no evidence (the report says so)
     #[arg(long, requires = "portfolio")]
     pub partial: bool,
-    /// Also write the "state of" summary (Markdown, counts only, no server named) to FILE
+    /// Also write the "state of" summary (counts only, no server named) to FILE: HTML with
+    /// pictures when FILE ends in `.html`, else Markdown
     #[arg(long = "state-of", value_name = "FILE", requires = "portfolio")]
     pub state_of: Option<PathBuf>,
 }
@@ -354,7 +355,19 @@ pub fn finish(
     diags: &[crate::diag::Diagnostic],
 ) -> Result<u8, Failure> {
     if let Some(f) = state_of {
-        crate::write::file(f, &report.state_of_markdown())
+        let text = if f
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("html"))
+        {
+            let ctx = crate::render::pictures::state_of(&report.state_of())
+                .map_err(Failure::template("cannot hand the summary to the template"))?;
+            common::templates(cli)?
+                .render("state-of.html.tera", &ctx)
+                .map_err(Failure::Message)?
+        } else {
+            report.state_of_markdown()
+        };
+        crate::write::file(f, &text)
             .map_err(Failure::io(format!("cannot write `{}`", inputs::shown(f))))?;
     }
     let text = match fmt {

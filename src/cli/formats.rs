@@ -59,13 +59,14 @@ pub enum MarkdownFormat {
     Json,
 }
 
-/// `portfolio`: the matrix as text, JSON or Markdown.
+/// `portfolio`: the matrix as text, JSON, Markdown or an HTML page with pictures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum PortfolioFormat {
     #[default]
     Human,
     Json,
     Md,
+    Html,
 }
 
 /// Commands that tell a person what they did or found, or a script the same as JSON.

@@ -24,7 +24,8 @@ pub struct MergeArgs {
     /// Give a verdict even when some declared servers have no evidence (the report says so)
     #[arg(long)]
     pub partial: bool,
-    /// Also write the "state of" summary (Markdown, counts only, no server named) to FILE
+    /// Also write the "state of" summary (counts only, no server named) to FILE: HTML with
+    /// pictures when FILE ends in `.html`, else Markdown
     #[arg(long = "state-of", value_name = "FILE")]
     pub state_of: Option<PathBuf>,
     /// Output format (default: human)

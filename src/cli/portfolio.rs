@@ -26,13 +26,23 @@ pub struct PortfolioArgs {
     /// The day waivers are judged on, YYYY-MM-DD (default: today, UTC)
     #[arg(long = "as-of", value_name = "DATE")]
     pub as_of: Option<String>,
-    /// Output format (default: human)
+    /// Output format (default: human); `html` is a page with pictures (no script)
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<super::formats::PortfolioFormat>,
+    /// A fleet run's files (`collect --portfolio --run`), for the HTML page's revision support
+    /// and trend; repeat once per run, commas join the run files of one run's shards
+    #[arg(long = "run", value_name = "FILE[,FILE…]")]
+    pub runs: Vec<String>,
 }
 
 pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, args.format);
+    if !args.runs.is_empty() && fmt != PortfolioFormat::Html {
+        return Err(Failure::Message(
+            "--run is read by `--format html` only (the revision support and the trend)".into(),
+        ));
+    }
+    let runs = fleet_runs(cli, &args.runs)?;
     let as_of = inputs::as_of(args.as_of.as_deref())?;
     let session = common::session(cli, crate::session::Needs::REPORT)?;
     let loaded = session.loaded();
@@ -52,6 +62,9 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
         )));
     }
     let mut p = Portfolio::parse(file);
+    if !cli.quiet {
+        super::output::eprint(&other_portfolio(&args.runs, &runs, &p.file.digest));
+    }
     if let Some(dir) = &args.results_dir {
         if !dir.is_dir() {
             return Err(Failure::Message(format!(
@@ -72,6 +85,14 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
                 .render("portfolio.md.tera", &ctx)
                 .map_err(Failure::Message)?
         }
+        PortfolioFormat::Html => {
+            let figures = crate::fleet::pictures::Figures::of(&m, runs);
+            let ctx = crate::render::pictures::portfolio(&m, &figures)
+                .map_err(Failure::template("cannot hand the matrix to the template"))?;
+            common::templates(cli)?
+                .render("portfolio.html.tera", &ctx)
+                .map_err(Failure::Message)?
+        }
         PortfolioFormat::Human => human(&m),
     };
     common::print(&text)?;
@@ -84,6 +105,44 @@ pub fn run(cli: &Cli, args: &PortfolioArgs) -> Result<u8, Failure> {
     } else {
         super::EXIT_FINDINGS
     })
+}
+
+/// The fleet runs `--run` names, each read as `merge` reads its run files; their findings
+/// (`AB513`) are printed.
+fn fleet_runs(cli: &Cli, given: &[String]) -> Result<Vec<crate::fleet::pictures::Run>, Failure> {
+    let mut out = Vec::new();
+    for g in given {
+        let paths: Vec<PathBuf> = g
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+            .collect();
+        let mut runs = super::collect_fleet::read_runs(&paths)?;
+        crate::diag::normalise(&mut runs.diagnostics);
+        inputs::eprint_problems(cli, &runs.diagnostics, &runs.sources);
+        let Some(started) = runs.headers.iter().map(|h| h.started).min() else {
+            return Err(Failure::Message(format!(
+                "--run `{g}` holds no run header; it is not a fleet run"
+            )));
+        };
+        out.push(crate::fleet::pictures::Run { started, runs });
+    }
+    Ok(out)
+}
+
+/// A note for every run given whose run files were written for another version of the
+/// portfolio (its digest differs): its servers are still matched by name.
+fn other_portfolio(given: &[String], runs: &[crate::fleet::pictures::Run], digest: &str) -> String {
+    given
+        .iter()
+        .zip(runs)
+        .filter(|(_, r)| r.runs.headers.iter().any(|h| h.portfolio_digest != digest))
+        .map(|(g, _)| {
+            format!(
+                "note: --run `{g}` was collected from another version of the portfolio; its servers are matched by name\n"
+            )
+        })
+        .collect()
 }
 
 fn human(m: &Matrix) -> String {

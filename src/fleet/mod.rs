@@ -15,6 +15,7 @@
 //! observations over.
 
 pub mod bucket;
+pub mod pictures;
 pub mod polite;
 pub mod registry;
 pub mod report;

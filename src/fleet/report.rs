@@ -87,6 +87,31 @@ pub struct Report {
     pub servers: Vec<ServerRow>,
 }
 
+/// The "state of" summary's figures: counts and shares only, no server's name, so whatever
+/// renders it (the HTML template, one a user gives) cannot name one either.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StateOf {
+    pub declared: usize,
+    pub evidenced: usize,
+    /// The assessed servers, what every share is of.
+    pub assessed: usize,
+    /// Every bucket with its servers and, for the assessed ones, the share (`50.0 %`).
+    pub buckets: Vec<StateBucket>,
+    pub checks: BTreeMap<String, CheckCounts>,
+    pub reused: usize,
+    /// How many shards of the run no run file held.
+    pub missing_shards: usize,
+    /// `pass`, `fail`, `pass (partial)`, or why there is none.
+    pub verdict: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StateBucket {
+    pub bucket: &'static str,
+    pub servers: usize,
+    pub share: Option<String>,
+}
+
 fn percent(n: usize, of: usize) -> f64 {
     if of == 0 {
         return 0.0;
@@ -313,6 +338,44 @@ impl Report {
         out
     }
 
+    /// The verdict as the summary states it.
+    fn state_verdict(&self) -> String {
+        match self.verdict {
+            Some(v) if self.partial => format!("{v} (partial)"),
+            Some(v) => v.to_string(),
+            None => format!(
+                "none — {} declared servers have no evidence",
+                self.declared - self.evidenced
+            ),
+        }
+    }
+
+    /// The "state of" summary's figures (for its HTML form): counts only.
+    pub fn state_of(&self) -> StateOf {
+        StateOf {
+            declared: self.declared,
+            evidenced: self.evidenced,
+            assessed: self.denominator,
+            buckets: self
+                .buckets
+                .iter()
+                .map(|b| StateBucket {
+                    bucket: b.bucket,
+                    servers: b.servers,
+                    share: self
+                        .shares
+                        .iter()
+                        .find(|s| s.bucket == b.bucket)
+                        .map(|s| format!("{:.1} %", s.percent)),
+                })
+                .collect(),
+            checks: self.checks.clone(),
+            reused: self.reused,
+            missing_shards: self.coverage.missing_shards.len(),
+            verdict: self.state_verdict(),
+        }
+    }
+
     /// The "state of" summary in Markdown: counts and shares, never a server's name.
     pub fn state_of_markdown(&self) -> String {
         let mut out = String::from("# State of the fleet\n\n");
@@ -344,17 +407,7 @@ impl Report {
                 ));
             }
         }
-        out.push_str(&format!(
-            "\nVerdict: {}.\n",
-            match self.verdict {
-                Some(v) if self.partial => format!("{v} (partial)"),
-                Some(v) => v.to_string(),
-                None => format!(
-                    "none — {} declared servers have no evidence",
-                    self.declared - self.evidenced
-                ),
-            }
-        ));
+        out.push_str(&format!("\nVerdict: {}.\n", self.state_verdict()));
         out
     }
 }
@@ -423,5 +476,19 @@ mod tests {
             assert!(!md.contains(name), "{name} in {md}");
         }
         assert!(md.contains("| legacy-only | 1 | 50.0 % |"), "{md}");
+    }
+
+    #[test]
+    fn the_state_of_figures_hold_no_server_name() {
+        let mut runs = Runs::default();
+        read_text("r.jsonl", RUN, &mut runs);
+        let s = Report::of(&runs, false).state_of();
+        let text = serde_json::to_string(&s).unwrap_or_default();
+        for name in ["alt", "beide", "waf", "weg", "HTTP 403"] {
+            assert!(!text.contains(name), "{name} in {text}");
+        }
+        assert_eq!((s.declared, s.evidenced, s.assessed), (4, 3, 2));
+        assert_eq!(s.buckets[0].share.as_deref(), Some("50.0 %"));
+        assert!(s.verdict.starts_with("none — 1 declared"), "{}", s.verdict);
     }
 }

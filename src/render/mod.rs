@@ -12,8 +12,10 @@ pub mod format_doc;
 pub mod graph_export;
 
 pub mod junit;
+pub mod pictures;
 pub mod sarif;
 pub mod site;
+pub mod svg;
 pub mod tables;
 pub mod templates;
 pub mod text_table;

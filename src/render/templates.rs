@@ -28,6 +28,14 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../templates/portfolio.md.tera"),
     ),
     (
+        "portfolio.html.tera",
+        include_str!("../../templates/portfolio.html.tera"),
+    ),
+    (
+        "state-of.html.tera",
+        include_str!("../../templates/state-of.html.tera"),
+    ),
+    (
         "rules-table.md.tera",
         include_str!("../../templates/rules-table.md.tera"),
     ),

@@ -1,6 +1,7 @@
 //! `auditbook site --out DIR`: every internal link of the rendered shipped catalogue resolves,
 //! catalogue text cannot inject markup, output is deterministic; and the pages load in headless
-//! Chromium (Debian's `chromium`, installed by the test when absent: `common::prereq`).
+//! Chromium (Debian's `chromium`, installed by the test when absent: `common::prereq`). So do
+//! the HTML pages with pictures: `portfolio --format html` and the fleet's state-of summary.
 
 use crate::common;
 use common::{auditbook, success, Fixture};
@@ -511,5 +512,162 @@ fn the_html_report_renders_remediation_code_blocks_in_headless_chromium() {
     assert!(
         dom.contains("<div class=\"remediation\"><p>"),
         "rendered, not raw"
+    );
+}
+
+/// What Chromium printed to the console while it loaded `url` (`--enable-logging=stderr`), and
+/// the DOM after the page loaded.
+fn console_and_dom(profile: &Path, url: &str) -> (Vec<String>, String) {
+    let o = run_chromium(
+        profile,
+        &[
+            "--enable-logging=stderr".into(),
+            "--v=0".into(),
+            "--log-level=0".into(),
+            "--dump-dom".into(),
+        ],
+        url,
+    );
+    let console = String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_string)
+        .collect();
+    (console, String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+#[test]
+fn site_portfolio_html_pictures_load_in_headless_chromium_without_console_errors() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let run = [
+        r#"{"auditbook_run":1,"portfolio":"examples/portfolio.yaml","portfolio_digest":"d","catalogue":"c","shard":{"index":1,"count":1},"declared":["amtsblatt-mcp","hr-casefile-mcp","opendata-transit-mcp"],"started":1790000000}"#,
+        r#"{"server":"amtsblatt-mcp","bucket":"legacy-only","artifact":"a","catalogue":"c","checks":{"SEC-001":"pass"}}"#,
+        r#"{"server":"hr-casefile-mcp","bucket":"both","artifact":"a","catalogue":"c","checks":{"SEC-001":"fail"}}"#,
+        r#"{"server":"opendata-transit-mcp","bucket":"not-mcp-html","artifact":"a","catalogue":"c","detail":"HTTP 200 text/html"}"#,
+    ];
+    let run_file = d.join("run.jsonl");
+    std::fs::write(&run_file, run.join("\n") + "\n").unwrap();
+    let portfolio = |format: &str, extra: &[&str]| {
+        let out = auditbook()
+            .current_dir(&root)
+            .args([
+                "-C",
+                "catalogue",
+                "portfolio",
+                "examples/portfolio.yaml",
+                "--format",
+                format,
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let html = portfolio("html", &["--run", run_file.to_str().unwrap()]);
+    let m: serde_json::Value = serde_json::from_str(&portfolio("json", &[])).unwrap();
+    std::fs::write(d.join("portfolio.html"), &html).unwrap();
+    // The defect twin: the same page with a script that logs an error.
+    std::fs::write(
+        d.join("planted.html"),
+        html.replace(
+            "</body>",
+            "<script>console.error(\"planted-error\")</script></body>",
+        ),
+    )
+    .unwrap();
+    let merge = auditbook()
+        .current_dir(d)
+        .args(["merge", "run.jsonl", "--state-of", "state.html"])
+        .output()
+        .unwrap();
+    assert!(
+        d.join("state.html").is_file(),
+        "{}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let url = |f: &str| format!("file://{}", d.join(f).display());
+
+    let (console, planted) = console_and_dom(profile.path(), &url("planted.html"));
+    assert!(
+        console.iter().any(|l| l.contains("planted-error")),
+        "the console is read: {console:?}"
+    );
+    assert!(planted.contains("data-picture=\"heatmap\""));
+
+    let (console, dom) = console_and_dom(profile.path(), &url("portfolio.html"));
+    assert!(console.is_empty(), "{console:?}");
+    for kind in ["heatmap", "checks", "revisions", "trend"] {
+        assert_eq!(
+            dom.matches(&format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"picture {kind}\""
+            ))
+            .count(),
+            1,
+            "{kind}: {}",
+            &dom[..dom.len().min(2000)]
+        );
+    }
+    // The numbers in the SVG, as the browser parsed them, are the JSON's.
+    let servers = m["servers"].as_array().unwrap();
+    let categories = m["categories"].as_array().unwrap();
+    assert_eq!(
+        dom.matches("<g class=\"cell\"").count(),
+        servers.len() * categories.len()
+    );
+    for s in servers {
+        for (j, c) in categories.iter().enumerate() {
+            let cell = format!(
+                "data-row=\"{}\" data-column=\"{}\"",
+                s["name"].as_str().unwrap(),
+                c["prefix"].as_str().unwrap()
+            );
+            let at = dom.find(&cell).unwrap_or_else(|| panic!("no cell {cell}"));
+            let rest = &dom[at..at + dom[at..].find('>').unwrap()];
+            assert!(
+                rest.contains(&format!("data-checks=\"{}\"", s["by_category"][j])),
+                "{rest}"
+            );
+        }
+    }
+    for (verdict, n) in m["verdicts"].as_object().unwrap() {
+        assert!(dom.contains(&format!("data-verdict=\"{verdict}\" data-servers=\"{n}\"")));
+    }
+    // The newest run assessed two of the three: one legacy only, one both.
+    assert!(
+        dom.contains("data-label=\"legacy-only\" data-legacy-only=\"1\""),
+        "{dom}"
+    );
+    assert!(dom
+        .contains("data-assessed=\"2\" data-legacy-only=\"1\" data-legacy-only-percent=\"50.0\""));
+
+    let (console, dom) = console_and_dom(profile.path(), &url("state.html"));
+    assert!(console.is_empty(), "{console:?}");
+    assert!(dom.contains("class=\"picture buckets\""));
+    assert!(dom.contains("class=\"picture checks\""));
+    for name in ["amtsblatt", "hr-casefile", "opendata"] {
+        assert!(!dom.contains(name), "{name} in the state-of page");
+    }
+
+    let shot = d.join("portfolio.png");
+    run_chromium(
+        profile.path(),
+        &[format!("--screenshot={}", shot.display())],
+        &url("portfolio.html"),
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert_eq!(png_size(&png), (1280, 900));
+    assert!(
+        png.len() > 20_000,
+        "the page looks blank: {} bytes",
+        png.len()
     );
 }

@@ -48,6 +48,7 @@ mod outline_cache;
 mod output_injection;
 mod output_pipes;
 mod person_and_machine;
+mod portfolio_pictures;
 mod probe_lint;
 mod proptest_inputs;
 mod report_honesty;
