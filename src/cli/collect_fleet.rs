@@ -171,14 +171,67 @@ fn now_unix() -> u64 {
         .unwrap_or(0)
 }
 
-/// Read run files into one `Runs`; an unreadable file is the engine's failure.
+/// The longest line of a run file that is read (one server's line with its results).
+const RUN_LINE_BYTES: usize = 64 << 20;
+/// A run file up to this size is also kept whole, for the excerpts of its findings.
+const RUN_EXCERPT_BYTES: u64 = 4 << 20;
+
+/// Read run files into one `Runs`, a line at a time, so a fleet's run file of any size is read
+/// whole and never held whole; an unreadable file is the engine's failure.
 pub fn read_runs(paths: &[PathBuf]) -> Result<Runs, Failure> {
+    use std::io::{BufRead, Read};
     let mut runs = Runs::default();
     for p in paths {
         let shown = inputs::shown(p);
-        let bytes = crate::load::text::read_limited(p)
-            .map_err(Failure::io(format!("cannot read the run file `{shown}`")))?;
-        run::read_text(&shown, &String::from_utf8_lossy(&bytes), &mut runs);
+        let cannot = || format!("cannot read the run file `{shown}`");
+        let meta = std::fs::metadata(p).map_err(Failure::io(cannot()))?;
+        if !meta.is_file() {
+            return Err(Failure::Message(format!("{}: not a regular file", cannot())));
+        }
+        if meta.len() <= RUN_EXCERPT_BYTES {
+            let bytes = crate::load::text::read_limited(p).map_err(Failure::io(cannot()))?;
+            run::read_text(&shown, &String::from_utf8_lossy(&bytes), &mut runs);
+            continue;
+        }
+        let file = std::fs::File::open(p).map_err(Failure::io(cannot()))?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+        let mut reading = run::Reading::new(&shown, &mut runs);
+        let mut buf = Vec::new();
+        let mut n = 0;
+        loop {
+            buf.clear();
+            let got = (&mut reader)
+                .take(RUN_LINE_BYTES as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .map_err(Failure::io(cannot()))?;
+            if got == 0 {
+                break;
+            }
+            n += 1;
+            if buf.len() > RUN_LINE_BYTES && buf.last() != Some(&b'\n') {
+                reading.too_long(n, RUN_LINE_BYTES);
+                // The rest of the long line is passed over.
+                loop {
+                    let rest = reader.fill_buf().map_err(Failure::io(cannot()))?;
+                    if rest.is_empty() {
+                        break;
+                    }
+                    match rest.iter().position(|b| *b == b'\n') {
+                        Some(i) => {
+                            reader.consume(i + 1);
+                            break;
+                        }
+                        None => {
+                            let len = rest.len();
+                            reader.consume(len);
+                        }
+                    }
+                }
+                continue;
+            }
+            reading.line(n, &String::from_utf8_lossy(&buf));
+        }
+        reading.finish();
     }
     Ok(runs)
 }
@@ -256,6 +309,9 @@ pub fn run(cli: &Cli, args: &super::collect::CollectArgs) -> Result<u8, Failure>
     let mut done: Runs = Runs::default();
     if fa.run_file.exists() && !fa.force {
         done = read_runs(std::slice::from_ref(&fa.run_file))?;
+        for l in done.lines.values_mut() {
+            l.results = None;
+        }
     }
     let resumes = done.headers.last().is_some_and(|h| {
         h.portfolio_digest == header.portfolio_digest
@@ -321,12 +377,15 @@ pub fn run(cli: &Cli, args: &super::collect::CollectArgs) -> Result<u8, Failure>
             .buffer_unordered(fa.jobs.max(1));
         while let Some(r) = stream.next().await {
             match r {
-                Ok(line) => {
+                Ok(mut line) => {
                     if let Err(e) = crate::write::append(&fa.run_file, &run::line_text(&line)) {
                         failure.get_or_insert(Failure::Message(format!(
                             "cannot write the run file `{run_shown}`: {e}"
                         )));
                     }
+                    // The results are in the run file and the results folder; the report
+                    // needs none of them, and a fleet's would not fit in memory.
+                    line.results = None;
                     done.lines.insert(line.server.clone(), line);
                 }
                 Err(f) => {
@@ -500,7 +559,7 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
             && prev.bucket != SKIPPED
         {
             if let (Some(r), Some(f)) = (&prev.results, &prev.results_file) {
-                write_results(&sh.dir.join(f), r)?;
+                write_raw(&sh.dir.join(f), r)?;
             }
             let mut l = prev.clone();
             l.reused = true;
@@ -526,7 +585,7 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
         let now = probe::lock::Fingerprint::of(&obs).map(|f| f.definitions);
         if now.is_some() && now == prev.definitions && Bucket::of(&obs).name() == prev.bucket {
             if let Some(r) = &prev.results {
-                write_results(&sh.dir.join(&results_file), r)?;
+                write_raw(&sh.dir.join(&results_file), r)?;
             }
             let mut l = prev.clone();
             l.reused = true;
@@ -568,7 +627,7 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
         artifact,
         catalogue: sh.catalogue.clone(),
         results_file: Some(results_file),
-        results: Some(merged),
+        results: serde_json::value::to_raw_value(&merged).ok(),
         checks: run
             .probed
             .iter()
@@ -595,6 +654,17 @@ async fn observe_within(sh: &Shared<'_>, target: &Target, opts: &Options) -> Obs
             ..Observation::default()
         },
     }
+}
+
+/// A results file from the JSON text a run line keeps.
+pub fn write_raw(path: &Path, raw: &serde_json::value::RawValue) -> Result<(), Failure> {
+    let value: Json = serde_json::from_str(raw.get()).map_err(|e| {
+        Failure::Message(format!(
+            "the results kept for `{}` are not JSON: {e}",
+            inputs::shown(path)
+        ))
+    })?;
+    write_results(path, &value)
 }
 
 /// A server's results file, as `probe --portfolio` writes one.

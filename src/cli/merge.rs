@@ -53,7 +53,7 @@ pub fn run(cli: &Cli, args: &MergeArgs) -> Result<u8, Failure> {
                 if crate::confine::plain_file_name(name)
                     && *name == super::collect_fleet::results_name(&l.server)
                 {
-                    super::collect_fleet::write_results(&dir.join(name), results)?;
+                    super::collect_fleet::write_raw(&dir.join(name), results)?;
                 }
             }
         }

@@ -32,7 +32,7 @@ pub struct Header {
     pub started: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Line {
     pub server: String,
     /// A bucket's name (`fleet::bucket`), or `skipped` for a server the run could not start
@@ -54,8 +54,10 @@ pub struct Line {
     /// The results file's name (in the results folder) and its content as written.
     #[serde(default)]
     pub results_file: Option<String>,
+    /// Kept as the JSON text it was written as: a fleet's run holds thousands, and parsed
+    /// trees of them would not fit in memory.
     #[serde(default)]
-    pub results: Option<Json>,
+    pub results: Option<Box<serde_json::value::RawValue>>,
     /// Probed checks by id: their status.
     #[serde(default)]
     pub checks: BTreeMap<String, String>,
@@ -121,95 +123,128 @@ impl Runs {
 /// (another portfolio, catalogue or shard count) leaves that file out.
 pub fn read_text(shown: &str, text: &str, runs: &mut Runs) {
     runs.sources.insert(shown.to_string(), Arc::from(text));
-    let bad = |line: usize, msg: String| {
-        Diagnostic::new(&codes::RUN_FILE_INVALID, msg)
-            .file(shown.to_string())
-            .line(line)
-    };
-    let mut header: Option<Header> = None;
-    let mut lines: Vec<Line> = Vec::new();
-    let findings_before = runs.diagnostics.len();
+    let mut r = Reading::new(shown, runs);
     for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
+        r.line(i + 1, raw);
+    }
+    r.finish();
+}
+
+/// One run file read a line at a time (a fleet's run file can hold hundreds of megabytes:
+/// it is never held whole).
+pub struct Reading<'r> {
+    shown: String,
+    runs: &'r mut Runs,
+    header: Option<Header>,
+    lines: Vec<Line>,
+    findings_before: usize,
+}
+
+impl<'r> Reading<'r> {
+    pub fn new(shown: &str, runs: &'r mut Runs) -> Reading<'r> {
+        let findings_before = runs.diagnostics.len();
+        Reading {
+            shown: shown.to_string(),
+            runs,
+            header: None,
+            lines: Vec::new(),
+            findings_before,
+        }
+    }
+
+    fn bad(&mut self, line: usize, msg: String) {
+        self.runs.diagnostics.push(
+            Diagnostic::new(&codes::RUN_FILE_INVALID, msg)
+                .file(self.shown.clone())
+                .line(line),
+        );
+    }
+
+    /// A line longer than the reader keeps: reported and left out.
+    pub fn too_long(&mut self, n: usize, limit: usize) {
+        self.bad(
+            n,
+            format!("line {n} is longer than {limit} bytes; it is left out"),
+        );
+    }
+
+    /// Line `n` (1-based) of the file.
+    pub fn line(&mut self, n: usize, raw: &str) {
         if raw.trim().is_empty() {
-            continue;
+            return;
         }
         let v: Json = match serde_json::from_str(raw) {
             Ok(v) => v,
             Err(e) => {
                 // The last line of a run that was stopped may be cut short.
-                runs.diagnostics.push(bad(
-                    n,
-                    format!("line {n} is not JSON ({e}); it is left out"),
-                ));
-                continue;
+                self.bad(n, format!("line {n} is not JSON ({e}); it is left out"));
+                return;
             }
         };
         if v.get("auditbook_run").is_some() {
             match serde_json::from_value::<Header>(v) {
-                Ok(h) if h.auditbook_run != VERSION => runs.diagnostics.push(bad(
+                Ok(h) if h.auditbook_run != VERSION => self.bad(
                     n,
                     format!(
                         "the run file's version is {}; this auditbook reads version {VERSION}",
                         h.auditbook_run
                     ),
-                )),
-                Ok(h) => header = Some(h),
-                Err(e) => runs
-                    .diagnostics
-                    .push(bad(n, format!("the run header is not one ({e})"))),
-            }
-            continue;
-        }
-        if header.is_none() {
-            runs.diagnostics.push(bad(
-                n,
-                "a server line before the run's header line; it is left out".into(),
-            ));
-            continue;
-        }
-        match serde_json::from_value::<Line>(v) {
-            Ok(l) => lines.push(l),
-            Err(e) => runs
-                .diagnostics
-                .push(bad(n, format!("line {n} is not a server's line ({e})"))),
-        }
-    }
-    let Some(h) = header else {
-        // One finding is enough for a file whose lines were already found wanting.
-        if runs.diagnostics.len() == findings_before {
-            runs.diagnostics
-                .push(bad(1, "the file holds no run header line".into()));
-        }
-        return;
-    };
-    if let Some(first) = runs.headers.first() {
-        let mismatch = if first.portfolio_digest != h.portfolio_digest {
-            Some("another portfolio")
-        } else if first.catalogue != h.catalogue {
-            Some("another catalogue")
-        } else if first.shard.count != h.shard.count {
-            Some("another number of shards")
-        } else if runs.headers.iter().any(|o| o.shard.index == h.shard.index) {
-            Some("a shard already given")
-        } else {
-            None
-        };
-        if let Some(why) = mismatch {
-            runs.diagnostics.push(bad(
-                1,
-                format!(
-                    "this run file is of {why} than the first one merged ({}); it is left out",
-                    first.portfolio
                 ),
-            ));
+                Ok(h) => self.header = Some(h),
+                Err(e) => self.bad(n, format!("the run header is not one ({e})")),
+            }
             return;
         }
+        if self.header.is_none() {
+            self.bad(
+                n,
+                "a server line before the run's header line; it is left out".into(),
+            );
+            return;
+        }
+        match serde_json::from_value::<Line>(v) {
+            Ok(l) => self.lines.push(l),
+            Err(e) => self.bad(n, format!("line {n} is not a server's line ({e})")),
+        }
     }
-    for l in lines {
-        runs.lines.insert(l.server.clone(), l);
+
+    /// The file is read: its lines join `runs` unless its header does not match.
+    pub fn finish(mut self) {
+        let Some(h) = self.header.take() else {
+            // One finding is enough for a file whose lines were already found wanting.
+            if self.runs.diagnostics.len() == self.findings_before {
+                self.bad(1, "the file holds no run header line".into());
+            }
+            return;
+        };
+        if let Some(first) = self.runs.headers.first() {
+            let mismatch = if first.portfolio_digest != h.portfolio_digest {
+                Some("another portfolio")
+            } else if first.catalogue != h.catalogue {
+                Some("another catalogue")
+            } else if first.shard.count != h.shard.count {
+                Some("another number of shards")
+            } else if self.runs.headers.iter().any(|o| o.shard.index == h.shard.index) {
+                Some("a shard already given")
+            } else {
+                None
+            };
+            if let Some(why) = mismatch {
+                let first = first.portfolio.clone();
+                self.bad(
+                    1,
+                    format!(
+                        "this run file is of {why} than the first one merged ({first}); it is left out"
+                    ),
+                );
+                return;
+            }
+        }
+        for l in std::mem::take(&mut self.lines) {
+            self.runs.lines.insert(l.server.clone(), l);
+        }
+        self.runs.headers.push(h);
     }
-    runs.headers.push(h);
 }
 
 #[cfg(test)]
