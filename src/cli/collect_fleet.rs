@@ -186,7 +186,10 @@ pub fn read_runs(paths: &[PathBuf]) -> Result<Runs, Failure> {
         let cannot = || format!("cannot read the run file `{shown}`");
         let meta = std::fs::metadata(p).map_err(Failure::io(cannot()))?;
         if !meta.is_file() {
-            return Err(Failure::Message(format!("{}: not a regular file", cannot())));
+            return Err(Failure::Message(format!(
+                "{}: not a regular file",
+                cannot()
+            )));
         }
         if meta.len() <= RUN_EXCERPT_BYTES {
             let bytes = crate::load::text::read_limited(p).map_err(Failure::io(cannot()))?;

@@ -224,7 +224,12 @@ impl<'r> Reading<'r> {
                 Some("another catalogue")
             } else if first.shard.count != h.shard.count {
                 Some("another number of shards")
-            } else if self.runs.headers.iter().any(|o| o.shard.index == h.shard.index) {
+            } else if self
+                .runs
+                .headers
+                .iter()
+                .any(|o| o.shard.index == h.shard.index)
+            {
                 Some("a shard already given")
             } else {
                 None

@@ -400,3 +400,46 @@ fn bad_registry_entries_and_run_lines_are_findings_at_their_line() {
         "{err}"
     );
 }
+
+/// A fleet's run file holds every server's results: thousands of them are hundreds of
+/// megabytes. It is read a line at a time and whole — not cut at a file-size cap, which would
+/// drop the servers past it without a word — and a line cut short is a finding at its line.
+#[test]
+fn a_run_file_over_any_file_cap_is_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let n = 3000;
+    let names: Vec<String> = (0..n).map(|i| format!("s{i:04}")).collect();
+    let header = serde_json::json!({
+        "auditbook_run": 1, "portfolio": "pf.yaml", "portfolio_digest": "d", "catalogue": "c",
+        "shard": {"index": 1, "count": 1}, "declared": names, "started": 0,
+    });
+    let filler = "x".repeat(12_000);
+    let mut text = format!("{header}\n");
+    for name in &names {
+        let line = serde_json::json!({
+            "server": name, "bucket": "legacy-only", "artifact": "a", "catalogue": "c",
+            "results_file": format!("{name}.results.yaml"),
+            "results": {"results": {"X-1": {"status": "pass", "evidence": [filler]}}},
+            "checks": {"X-1": "pass"},
+        });
+        text.push_str(&format!("{line}\n"));
+    }
+    text.push_str("{\"server\": \"cut");
+    assert!(text.len() > 32 << 20, "{}", text.len());
+    std::fs::write(d.join("big.jsonl"), &text).unwrap();
+    let (code, out, err) = run(
+        d,
+        &["--format", "json", "merge", "big.jsonl", "--results-dir", "out"],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(v["declared"], n, "{err}");
+    assert_eq!(v["evidenced"], n, "{err}");
+    assert_eq!(count(&v, "legacy-only"), n as u64);
+    assert!(
+        err.contains(&format!("line {} is not JSON", n + 2)),
+        "the cut last line is a finding: {err}"
+    );
+    assert!(d.join("out/s2999.results.yaml").exists());
+    assert_ne!(code, Some(2), "{err}");
+}
