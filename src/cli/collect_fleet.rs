@@ -502,6 +502,27 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
         Ok(t) => t,
         Err(why) => return Ok(skipped(s, artifact, &sh.catalogue, why)),
     };
+    // Fresh enough to trust without contact: the entry and the catalogue are unchanged and the
+    // server was contacted within --fresh-for. The line keeps its age (`observed`).
+    if let (Some(prev), Some(fresh)) = (sh.before.get(&s.name), sh.fresh_for) {
+        let age = sh.now.saturating_sub(prev.observed);
+        if !sh.force
+            && prev.observed > 0
+            && age < fresh.as_secs()
+            && prev.artifact == artifact
+            && prev.catalogue == sh.catalogue
+            && prev.bucket != SKIPPED
+        {
+            if let (Some(r), Some(f)) = (&prev.results, &prev.results_file) {
+                write_raw(&sh.dir.join(f), r)?;
+            }
+            let mut l = prev.clone();
+            l.reused = true;
+            l.uncontacted = true;
+            l.ms = started.elapsed().as_millis() as u64;
+            return Ok(l);
+        }
+    }
     let profile = sh.portfolio.read_profile(s);
     let checked = match crate::audit::portfolio::profile_of(sh.cat, sh.portfolio, s, profile) {
         Ok(c) => c,
@@ -550,27 +571,6 @@ async fn one(sh: &Shared<'_>, s: &ServerEntry) -> Result<Line, Failure> {
         Some(sem) => sem.clone().acquire_owned().await.ok(),
         None => None,
     };
-    // Fresh enough to trust without contact: the entry and the catalogue are unchanged and the
-    // server was contacted within --fresh-for. The line keeps its age (`observed`).
-    if let (Some(prev), Some(fresh)) = (sh.before.get(&s.name), sh.fresh_for) {
-        let age = sh.now.saturating_sub(prev.observed);
-        if !sh.force
-            && prev.observed > 0
-            && age < fresh.as_secs()
-            && prev.artifact == artifact
-            && prev.catalogue == sh.catalogue
-            && prev.bucket != SKIPPED
-        {
-            if let (Some(r), Some(f)) = (&prev.results, &prev.results_file) {
-                write_raw(&sh.dir.join(f), r)?;
-            }
-            let mut l = prev.clone();
-            l.reused = true;
-            l.uncontacted = true;
-            l.ms = started.elapsed().as_millis() as u64;
-            return Ok(l);
-        }
-    }
     // Incremental: nothing the results depend on changed since an earlier run.
     if let Some(prev) = sh.before.get(&s.name).filter(|p| {
         !sh.force

@@ -317,5 +317,10 @@ pub(super) fn write(path: &Path, merged: &serde_json::Value) -> std::io::Result<
     } else {
         merge::to_yaml(merged)
     };
+    // A results file that already says this is left as it is (a fleet re-run rewrites
+    // thousands that did not change).
+    if crate::load::text::read_limited(path).is_ok_and(|b| b == text.as_bytes()) {
+        return Ok(());
+    }
     crate::write::file(path, &text)
 }
