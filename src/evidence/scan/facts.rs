@@ -362,7 +362,13 @@ fn package(check: &str, rule: &str, fact: &Fact, a: Option<&Artifact>) -> Looked
                             a.version
                         ))),
                         Some(_) => read.push(format!("User-Agent `{}` names the installed version", untrusted::value(ua))),
-                        None => read.push(format!("User-Agent `{}` names no version of {}", untrusted::value(ua), a.name)),
+                        // A library's default (`python-httpx/0.28`) says nothing of which
+                        // server, in which version, is asking.
+                        None => findings.push(finding(format!(
+                            "User-Agent `{}` does not name {} and its version (a library's default?)",
+                            untrusted::value(ua),
+                            a.name
+                        ))),
                     }
                 }
                 decided(findings, read)
@@ -505,6 +511,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_user_agent_that_does_not_name_the_server_is_a_finding_and_one_that_does_is_not() {
+        let mut a = Artifact {
+            name: "x_mcp".into(),
+            version: "1.2.0".into(),
+            ..Artifact::default()
+        };
+        let look_ua = |a: &Artifact| package("IDENT-001", "ua", &Fact::PackageUserAgent, Some(a));
+        a.user_agents = Some(vec!["python-httpx/0.28.1".into()]);
+        let l = look_ua(&a);
+        assert!(l.decided && l.findings.len() == 1, "{:?}", l.read);
+        assert!(l.findings[0].code.contains("does not name x_mcp"));
+        a.user_agents = Some(vec!["x-mcp/1.1.0 (+https://example.org)".into()]);
+        assert!(look_ua(&a).findings[0].code.contains("announces 1.1.0"));
+        a.user_agents = Some(vec!["x-mcp/1.2.0 (+https://example.org)".into()]);
+        let clean = look_ua(&a);
+        assert!(
+            clean.decided && clean.findings.is_empty(),
+            "{:?}",
+            clean.read
+        );
+    }
+
+    #[test]
     fn a_shipped_package_decides_no_repository_fact_and_a_source_tree_does() {
         let texts = vec![("pkg/__init__.py".to_string(), "x = 1\n".to_string())];
         let mut t = super::super::tree::of_texts(std::path::Path::new("."), &texts);
@@ -522,7 +551,11 @@ mod tests {
         for f in &facts {
             let shipped = look(&t, "X-001", "r", f, None);
             assert!(!shipped.decided && shipped.findings.is_empty(), "{f:?}");
-            assert!(shipped.read[0].contains("--source DIR"), "{:?}", shipped.read);
+            assert!(
+                shipped.read[0].contains("--source DIR"),
+                "{:?}",
+                shipped.read
+            );
         }
     }
 
