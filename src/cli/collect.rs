@@ -252,13 +252,13 @@ pub fn gather(
             inputs::shown(dir)
         )))?),
         (None, Some(i)) => {
-            let mut t = tree::read_roots(Path::new(&i.spec), &i.roots).map_err(Failure::io(
-                format!("cannot read the installed files of `{}`", i.spec),
-            ))?;
+            // Only a source folder holds the repository's own files.
+            let shipped = !Path::new(&i.spec).is_dir();
+            let mut t = tree::read_roots(Path::new(&i.spec), &i.roots, shipped).map_err(
+                Failure::io(format!("cannot read the installed files of `{}`", i.spec)),
+            )?;
             // The installed files are the artifact's: results name the artifact's digest.
             t.digest = i.digest.clone();
-            // Only a source folder holds the repository's own files.
-            t.shipped = !Path::new(&i.spec).is_dir();
             Some(t)
         }
         (None, None) => None,

@@ -21,14 +21,15 @@ const SKIPPED: &[&str] = &[
     ".pytest_cache",
     ".ruff_cache",
     ".tox",
-    "target",
-    "dist",
-    "build",
     ".next",
     "coverage",
     ".idea",
     ".vscode",
 ];
+
+/// Build output: not the source in a repository, but the code itself in a published package
+/// (an npm package ships its compiled JavaScript in `dist/`).
+const BUILD_OUTPUT: &[&str] = &["target", "dist", "build"];
 
 /// At most this many files are read, each at most `FILE_BYTES`.
 pub const FILES: usize = 20_000;
@@ -69,7 +70,14 @@ impl Tree {
     }
 }
 
-fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: &mut Vec<String>) {
+fn walk(
+    root: &Path,
+    dir: &Path,
+    depth: usize,
+    shipped: bool,
+    out: &mut Vec<PathBuf>,
+    skipped: &mut Vec<String>,
+) {
     if depth > 24 {
         return;
     }
@@ -84,8 +92,12 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: 
         let name = e.file_name().to_string_lossy().into_owned();
         let p = e.path();
         if t.is_dir() {
-            if !SKIPPED.contains(&name.as_str()) && !name.ends_with(".egg-info") {
-                walk(root, &p, depth + 1, out, skipped);
+            let build = BUILD_OUTPUT.contains(&name.as_str());
+            if !SKIPPED.contains(&name.as_str())
+                && !name.ends_with(".egg-info")
+                && (shipped || !build)
+            {
+                walk(root, &p, depth + 1, shipped, out, skipped);
             }
         } else if t.is_file() {
             if out.len() >= FILES {
@@ -139,13 +151,18 @@ pub fn of_texts(root: &Path, texts: &[(String, String)]) -> Tree {
 
 /// Read the tree below `root`.
 pub fn read(root: &Path) -> std::io::Result<Tree> {
-    read_roots(root, &[(root.to_path_buf(), String::new())])
+    read_roots(root, &[(root.to_path_buf(), String::new())], false)
 }
 
 /// Read several folders as one tree, each below the name given with it (an installed package:
 /// its metadata folder and its modules, which lie side by side among other packages' files).
-/// `shown` is the tree's root as results name it.
-pub fn read_roots(shown: &Path, roots: &[(PathBuf, String)]) -> std::io::Result<Tree> {
+/// `shown` is the tree's root as results name it; `shipped` says the roots are what a package
+/// ships, whose build output is its code.
+pub fn read_roots(
+    shown: &Path,
+    roots: &[(PathBuf, String)],
+    shipped: bool,
+) -> std::io::Result<Tree> {
     let mut hasher = Sha256::new();
     let mut files = Vec::new();
     let mut skipped = Vec::new();
@@ -157,7 +174,7 @@ pub fn read_roots(shown: &Path, roots: &[(PathBuf, String)]) -> std::io::Result<
             )));
         }
         let mut paths = Vec::new();
-        walk(root, root, 0, &mut paths, &mut skipped);
+        walk(root, root, 0, shipped, &mut paths, &mut skipped);
         for p in paths {
             let path = match name.as_str() {
                 "" => rel(root, &p),
@@ -195,6 +212,6 @@ pub fn read_roots(shown: &Path, roots: &[(PathBuf, String)]) -> std::io::Result<
         files,
         skipped,
         digest,
-        shipped: false,
+        shipped,
     })
 }
