@@ -182,6 +182,12 @@ pub enum Command {
     ///
     /// Example: auditbook lsp   (started by the editor; see the README's editor set-up)
     Lsp,
+    /// The catalogue and the audit as an MCP server, over stdio (or Streamable HTTP on
+    /// loopback with --listen): tools to search checks, decide applicability, record results
+    /// and build the report, each check as a resource, and a prompt that walks an audit.
+    ///
+    /// Example: auditbook -C catalogue mcp --root audits   (started by the MCP client)
+    Mcp(super::mcp::McpArgs),
     /// Shell completions for bash, zsh or fish, printed to stdout.
     ///
     /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook
