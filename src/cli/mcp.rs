@@ -3,24 +3,10 @@
 //! `crate::serve` answers until the client closes stdin (or, with --listen, until the process
 //! is stopped). Standard output carries the protocol and nothing else; notes go to stderr.
 
-use super::args::Cli;
+use super::args::{Cli, McpArgs};
 use super::common::{self, Failure};
-use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-#[derive(Args, Debug)]
-pub struct McpArgs {
-    /// The folder the writing tools may write in (default: the current folder)
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
-    /// Serve Streamable HTTP at this loopback address (127.0.0.1:PORT or [::1]:PORT) instead of stdio
-    #[arg(long, value_name = "ADDR")]
-    pub listen: Option<String>,
-    /// Offer the probe_target tool, for these targets only (a server command line or an http(s) URL)
-    #[arg(long = "allow-probe", value_name = "TARGET", num_args = 1..)]
-    pub allow_probe: Vec<String>,
-}
 
 pub fn run(cli: &Cli, args: &McpArgs) -> Result<u8, Failure> {
     let listen = args.listen.as_deref().map(loopback).transpose()?;

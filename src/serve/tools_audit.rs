@@ -166,7 +166,7 @@ fn inline(
 const PROFILE_FIX: &str = "give `profile` as a JSON object with the fields of a profile file (see `auditbook schema profile` or the format reference resource)";
 const RESULTS_FIX: &str = "give `results` as a JSON object shaped as a results file: `{\"results\": {\"CHECK-ID\": {\"status\": \"pass\", \"evidence\": [\"…\"]}}}`";
 
-fn checked(state: &State, profile: &Map<String, Value>) -> Result<Checked, Refusal> {
+pub fn checked(state: &State, profile: &Map<String, Value>) -> Result<Checked, Refusal> {
     let file = inline("profile", profile, &codes::PROFILE_INVALID, PROFILE_FIX)?;
     crate::audit::profile::of_file(state.catalogue(), file).map_err(|e| {
         let why = match e {
