@@ -84,6 +84,10 @@ fn judge(d: &Value, f: &Folders) {
         assert_eq!(a["idempotentHint"], true, "{name}: {a}");
         assert_eq!(a["openWorldHint"], false, "{name}: {a}");
     }
+    assert!(
+        !names.contains(&"probe_target"),
+        "probe_target is listed only with --allow-probe: {names:?}"
+    );
     for name in READ_ONLY {
         assert!(names.contains(name), "{name} is listed: {names:?}");
         let r = &d["calls"][name];
@@ -262,4 +266,34 @@ fn the_probe_reaches_auditbook_mcp_over_stdio_and_over_http() {
         &[],
     );
     judge_probe(&over_http, "http");
+}
+
+#[test]
+fn probe_target_probes_an_allowed_target_and_refuses_any_other() {
+    let bin = binary().display().to_string();
+    let cat = catalogue().display().to_string();
+    let target = format!("{bin} -C {cat} mcp");
+    let d = client(&["--probe", &bin, &cat, &target]);
+    assert!(d["tools"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("probe_target")));
+    let allowed = &d["allowed"];
+    assert_eq!(allowed["is_error"], false, "{}", allowed["text"]);
+    assert_eq!(allowed["structured"]["reached"], true);
+    let checks = allowed["structured"]["checks"].as_array().unwrap();
+    assert!(checks
+        .iter()
+        .any(|c| c["id"] == "ARCH-001" && c["status"] == "pass"));
+    let refused = &d["refused"];
+    assert_eq!(refused["is_error"], true);
+    let text = refused["text"].as_str().unwrap();
+    assert!(
+        text.contains("not a target this server may probe"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&target),
+        "the hint names the allowed target: {text}"
+    );
 }

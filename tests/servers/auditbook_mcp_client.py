@@ -112,7 +112,27 @@ async def drive(server):
     return out
 
 
+async def probe(server, target):
+    """Only probe_target: one allowed target, one that is not."""
+    out = {}
+    async with Client(server) as client:
+        tools = await client.list_tools()
+        out["tools"] = [t.name for t in tools.tools]
+        out["allowed"] = dump(await client.call_tool("probe_target", {"target": target, "profile": PROFILE}))
+        out["refused"] = dump(
+            await client.call_tool("probe_target", {"target": "http://127.0.0.1:9/mcp", "profile": PROFILE})
+        )
+    return out
+
+
 def main():
+    if sys.argv[1] == "--probe":
+        binary, catalogue, target = sys.argv[2:5]
+        server = StdioServerParameters(
+            command=binary, args=["-C", catalogue, "mcp", "--allow-probe", target]
+        )
+        print(json.dumps(asyncio.run(probe(server, target))))
+        return
     if sys.argv[1] == "--stdio":
         binary, catalogue, root = sys.argv[2:5]
         server = StdioServerParameters(
