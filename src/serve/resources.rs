@@ -2,7 +2,7 @@
 //! and the reference of the catalogue format.
 
 use super::State;
-use rmcp::model::{Resource, ResourceContents};
+use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 
 pub const RULES_TABLE: &str = "auditbook://rules-table";
 pub const FORMAT_REFERENCE: &str = "auditbook://format-reference";
@@ -32,6 +32,14 @@ pub fn list(state: &State) -> Vec<Resource> {
         );
     }
     out
+}
+
+/// The template of the check resources, for clients that complete an id.
+pub fn check_template() -> ResourceTemplate {
+    ResourceTemplate::new(format!("{CHECK_PREFIX}{{id}}"), "check")
+        .with_title("One check")
+        .with_description("A check of the catalogue by id, as its Markdown file")
+        .with_mime_type(MARKDOWN)
 }
 
 /// A resource's text, or why there is none.
