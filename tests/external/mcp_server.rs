@@ -206,6 +206,42 @@ fn the_python_sdk_client_uses_every_tool_over_streamable_http() {
     let (_server, url) = http_server(&f);
     let d = client(&["--url", &url]);
     judge(&d, &f);
+    // A browser page's request (Origin) and a rebound name (Host) are refused.
+    let port = url
+        .trim_start_matches("http://127.0.0.1:")
+        .trim_end_matches("/mcp");
+    for (header, value) in [
+        ("Origin", "http://attacker.example"),
+        ("Host", "attacker.example"),
+    ] {
+        let status = raw_post(port, header, value);
+        assert!(status.contains(" 403 "), "{header}: {status}");
+    }
+}
+
+/// The status line of a POST to the endpoint with one header set (or replaced).
+fn raw_post(port: &str, header: &str, value: &str) -> String {
+    use std::io::{Read, Write};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let host = if header == "Host" {
+        value.to_string()
+    } else {
+        format!("127.0.0.1:{port}")
+    };
+    let extra = if header == "Host" {
+        String::new()
+    } else {
+        format!("{header}: {value}\r\n")
+    };
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or("").to_string()
 }
 
 #[test]
