@@ -68,7 +68,7 @@ impl State {
     }
 }
 
-/// The handler: the state, shared by every session, and the tools it offers.
+/// The handler: the state, shared by every connection, and the tools it offers.
 #[derive(Clone)]
 pub struct Server {
     state: Arc<State>,
@@ -258,10 +258,10 @@ where
     let running = Server::new(state)
         .serve(io)
         .await
-        .map_err(|e| format!("the MCP session did not start: {e}"))?;
+        .map_err(|e| format!("the MCP connection did not start: {e}"))?;
     running
         .waiting()
         .await
-        .map_err(|e| format!("the MCP session ended with an error: {e}"))?;
+        .map_err(|e| format!("the MCP connection ended with an error: {e}"))?;
     Ok(())
 }
