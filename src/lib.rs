@@ -48,6 +48,7 @@ internal!(
     evidence,
     render,
     select,
+    serve,
     snapshot,
     text,
     write,

@@ -182,6 +182,12 @@ pub enum Command {
     ///
     /// Example: auditbook lsp   (started by the editor; see the README's editor set-up)
     Lsp,
+    /// The catalogue and the audit as an MCP server, over stdio (or Streamable HTTP on
+    /// loopback with --listen): tools to search checks, decide applicability, record results
+    /// and build the report, each check as a resource, and a prompt that walks an audit.
+    ///
+    /// Example: auditbook -C catalogue mcp --root audits   (started by the MCP client)
+    Mcp(McpArgs),
     /// Shell completions for bash, zsh or fish, printed to stdout.
     ///
     /// Example: auditbook completions bash > /etc/bash_completion.d/auditbook
@@ -206,6 +212,19 @@ pub enum Command {
     ///
     /// Example: auditbook explain AB212   (or: auditbook explain link-to-retired-check)
     Explain(ExplainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct McpArgs {
+    /// The folder the writing tools may write in (default: the current folder)
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Serve Streamable HTTP at this loopback address (127.0.0.1:PORT or [::1]:PORT) instead of stdio
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// Offer the probe_target tool, for these targets only (a server command line or an http(s) URL)
+    #[arg(long = "allow-probe", value_name = "TARGET", num_args = 1..)]
+    pub allow_probe: Vec<String>,
 }
 
 #[derive(Args, Debug)]

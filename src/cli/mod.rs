@@ -20,6 +20,7 @@ mod inputs;
 mod lint;
 mod list;
 mod lsp;
+mod mcp;
 mod merge;
 mod new;
 pub mod output;
@@ -144,6 +145,7 @@ pub fn run(cli: &Cli) -> Result<u8, common::Failure> {
         Command::Schema(a) => schema::run(cli, a),
         Command::Site(a) => site::run(cli, a),
         Command::Lsp => lsp::run(),
+        Command::Mcp(a) => mcp::run(cli, a),
         Command::Completions(a) => completions::run(a),
         Command::Init(a) => init::run(cli, a),
         Command::Test(a) => test::run(cli, a),

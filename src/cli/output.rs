@@ -107,3 +107,9 @@ pub fn lsp_message(msg: &lsp_server::Message) -> io::Result<()> {
     let mut lock = stdout.lock();
     msg.write(&mut lock)
 }
+
+/// The byte streams of `auditbook mcp` over stdio: while it runs, stdout carries the protocol
+/// and nothing else.
+pub fn mcp_stdio() -> (tokio::io::Stdin, tokio::io::Stdout) {
+    (tokio::io::stdin(), tokio::io::stdout())
+}

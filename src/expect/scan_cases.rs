@@ -22,12 +22,15 @@ pub fn sampled(rule: &ScanRule) -> bool {
     }
 }
 
+/// A case as read: check, rule, the sample that must match and its clean twin.
+pub type Case = (String, String, Sample, Sample);
+
 /// Read `check`, `rule`, `match` and `clean` of one case; problems as (key path, message).
 pub fn parse(
     cat: &Catalogue,
     m: &Map<String, Value>,
     at: &str,
-) -> Result<(String, String, Sample, Sample), Vec<(String, String)>> {
+) -> Result<Case, Vec<(String, String)>> {
     let mut problems = Vec::new();
     let text = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
     let check = text("check").unwrap_or_default();

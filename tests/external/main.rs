@@ -11,6 +11,7 @@ mod ci_formats;
 mod collect_packages;
 mod fleet_manifests;
 mod lsp_neovim;
+mod mcp_server;
 mod probe_conformance;
 mod probe_planted;
 mod probe_servers;

@@ -145,7 +145,7 @@ fn examples(suffix: &str) -> Vec<PathBuf> {
 fn example_profiles_validate_and_a_bad_one_does_not() {
     let v = validator(&schema(&repo().join("catalogue"), "profile"));
     let files = examples(".profile.yaml");
-    assert_eq!(files.len(), 3);
+    assert_eq!(files.len(), 4);
     for f in &files {
         let e = errors(&v, &yaml(&std::fs::read_to_string(f).unwrap()));
         assert!(e.is_empty(), "{}: {}", f.display(), e.join("; "));

@@ -44,6 +44,7 @@ mod lint_findings;
 mod lsp;
 mod lsp_actions;
 mod lsp_world;
+mod mcp_stdio;
 mod outline_cache;
 mod output_injection;
 mod output_pipes;

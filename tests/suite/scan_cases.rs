@@ -77,8 +77,7 @@ fn test(dir: &Path) -> (Option<i32>, String) {
         .unwrap();
     (
         out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
     )
 }
 
@@ -115,7 +114,9 @@ fn a_rule_that_drifted_fails_on_both_samples_with_a_diff() {
         "{text}"
     );
     assert!(
-        text.contains("+version-literal: the clean twin is found: src/pkg/__init__.py:1:1: `__version__ = 3`"),
+        text.contains(
+            "+version-literal: the clean twin is found: src/pkg/__init__.py:1:1: `__version__ = 3`"
+        ),
         "{text}"
     );
     assert!(text.contains("6 test(s): 5 passed, 1 failed"), "{text}");

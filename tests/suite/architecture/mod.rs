@@ -47,6 +47,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("the pipeline", &["session"]),
     ("adoption and declared expectations", &["init", "expect"]),
     ("the language server", &["lsp"]),
+    ("the MCP server", &["serve"]),
     (
         "commands, and the binary's entry point",
         &["cli", "testgen", "main"],
@@ -107,7 +108,7 @@ const CIRCLES: &[(&str, &[&str])] = &[
 
 /// The external crates each top-level module may use, as the code names them (`-` written
 /// `_`); the standard library always. A module without a row may use none. `clap` is the
-/// command line's alone, rayon belongs to `par`, the protocol crates to `probe` and `lsp`.
+/// command line's alone, rayon belongs to `par`, the protocol crates to `probe`, `lsp` and `serve`.
 const CRATES: &[(&str, &[&str])] = &[
     (
         "text",
@@ -192,6 +193,20 @@ const CRATES: &[(&str, &[&str])] = &[
             "memchr",
             "serde_json",
             "crossbeam_channel",
+        ],
+    ),
+    (
+        "serve",
+        &[
+            "hyper",
+            "hyper_util",
+            "rmcp",
+            "schemars",
+            "serde",
+            "serde_json",
+            "strsim",
+            "tera",
+            "tokio",
         ],
     ),
     (

@@ -1,0 +1,219 @@
+//! The tools that write: a check's result and a triage decision, each into a results file
+//! inside the server's folder (see `confine`), through `crate::write`.
+
+use super::tool::{self, args, output, Def, Done, Hints, Refusal};
+use super::State;
+use crate::audit::results::Status;
+use crate::evidence::merge;
+use crate::evidence::scan::triage;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+/// Writes one entry of a file in the server's folder; the same call twice leaves the same
+/// file, and it replaces what was recorded for that entry before.
+const WRITES_AN_ENTRY: Hints = Hints {
+    read_only: false,
+    destructive: true,
+    idempotent: true,
+    open_world: false,
+};
+
+pub fn defs() -> Vec<Def> {
+    vec![
+        Def {
+            name: "record_result",
+            title: "Record a check's result",
+            description: "Record what a person observed for one check (status and evidence lines, gaps if any) in a results file inside the server's folder, replacing that check's earlier result in the file. Other results in the file are kept.",
+            hints: WRITES_AN_ENTRY,
+            input: tool::schema_of::<ResultArgs>,
+            output: written_schema,
+            run: record_result,
+        },
+        Def {
+            name: "record_triage",
+            title: "Record a triage decision",
+            description: "Decide a scan signal of a check (the finding's fingerprint as the evidence shows it, `#` and twelve hex digits): real or a false positive, and why. Written to the `triage:` list of a results file inside the server's folder; the next scan applies it.",
+            hints: WRITES_AN_ENTRY,
+            input: tool::schema_of::<TriageArgs>,
+            output: written_schema,
+            run: record_triage,
+        },
+    ]
+}
+
+fn written_schema() -> Map<String, Value> {
+    output(
+        json!({
+            "file": {"type": "string"},
+            "check": {"type": "string"},
+            "recorded": {"type": "object"},
+        }),
+        &["file", "check", "recorded"],
+    )
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ResultArgs {
+    /// The results file, relative to the server's folder (e.g. `results.yaml`)
+    file: String,
+    /// The check id, e.g. `SEC-001`
+    check: String,
+    /// pass, fail, partial, not_verified, todo, needs_triage or n/a
+    status: String,
+    /// What was observed, one line each (file:line, a command and its output)
+    evidence: Vec<String>,
+    /// What the server lacks, one line each (for fail and partial)
+    gaps: Option<Vec<String>>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TriageArgs {
+    /// The results file, relative to the server's folder (e.g. `results.yaml`)
+    file: String,
+    /// The check whose signal is decided
+    check: String,
+    /// The finding's fingerprint: `#` and twelve hex digits
+    finding: String,
+    /// true: a real defect; false: a false positive
+    real: bool,
+    /// Why
+    reason: String,
+    /// The last day the decision holds, YYYY-MM-DD
+    until: Option<String>,
+}
+
+/// The results file's value as read (`null` when it does not exist yet).
+fn existing(path: &Path, shown: &str) -> Result<Value, Refusal> {
+    if !path.exists() {
+        return Ok(Value::Null);
+    }
+    crate::load::data_file::read(path, shown, &crate::diag::codes::RESULTS_INVALID)
+        .map(|f| f.value)
+        .map_err(|_| {
+            Refusal::new(
+                format!("`{shown}` exists but is not a results file; it is not overwritten"),
+                "name a new file or a results file written by auditbook",
+            )
+        })
+}
+
+fn known_check(state: &State, id: &str) -> Result<(), Refusal> {
+    match state.catalogue().check(id) {
+        Some(_) => Ok(()),
+        None => Err(super::tools_catalogue::unknown_check(state, id)),
+    }
+}
+
+fn lines(v: &[String]) -> Vec<String> {
+    v.iter()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+fn write(state: &State, path: &Path, shown: &str, value: &Value) -> Result<(), Refusal> {
+    crate::write::file(path, &merge::to_yaml(value)).map_err(|e| {
+        Refusal::new(
+            format!("cannot write `{shown}`: {e}"),
+            "name a file the server may write in its folder",
+        )
+    })?;
+    let _ = state;
+    Ok(())
+}
+
+fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
+    let a: ResultArgs = args("record_result", v)?;
+    let path = super::confine::target(&state.fence, &a.file)?;
+    known_check(state, &a.check)?;
+    let Some(status) = Status::parse(a.status.trim()) else {
+        return Err(Refusal::new(
+            format!("`{}` is not a status a result can record", a.status),
+            "give one of pass, fail, partial, not_verified, todo, needs_triage, n/a",
+        ));
+    };
+    let evidence = lines(&a.evidence);
+    let gaps = lines(a.gaps.as_deref().unwrap_or(&[]));
+    if matches!(status, Status::Pass | Status::Fail | Status::Partial) && evidence.is_empty() {
+        return Err(Refusal::new(
+            format!("a `{}` result needs evidence", status.as_str()),
+            "give `evidence` as at least one line saying what was observed (file:line, a command and its output)",
+        ));
+    }
+    let shown = crate::confine::shown_path(&a.file);
+    let _guard = state.writing.lock().unwrap_or_else(|p| p.into_inner());
+    let mut top = match existing(&path, &shown)? {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    let mut results = match top.remove("results") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let entry = json!({
+        "status": status.as_str(),
+        "evidence": evidence,
+        "gaps": gaps,
+    });
+    results.insert(a.check.clone(), entry.clone());
+    top.insert("results".into(), Value::Object(results));
+    write(state, &path, &shown, &Value::Object(top))?;
+    Ok(Done::value(json!({
+        "file": shown,
+        "check": a.check,
+        "recorded": entry,
+    })))
+}
+
+fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
+    let a: TriageArgs = args("record_triage", v)?;
+    let path = super::confine::target(&state.fence, &a.file)?;
+    known_check(state, &a.check)?;
+    let finding = a.finding.trim().trim_start_matches('#').to_string();
+    if finding.len() != 12 || !finding.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(Refusal::new(
+            format!("`{}` is not a finding's fingerprint", crate::confine::shown_path(&a.finding)),
+            "give the fingerprint as the evidence shows it: `#` and twelve hex digits",
+        ));
+    }
+    if let Some(u) = a
+        .until
+        .as_deref()
+        .filter(|u| !crate::model::date::is_calendar_date(u))
+    {
+        return Err(Refusal::new(
+            format!("`until` `{}` is not a day", crate::confine::shown_path(u)),
+            "write `until` as YYYY-MM-DD, or leave it out",
+        ));
+    }
+    if a.reason.trim().is_empty() {
+        return Err(Refusal::new("`reason` is empty", "say why the signal is real or a false positive"));
+    }
+    let shown = crate::confine::shown_path(&a.file);
+    let decision = triage::Decision {
+        check: a.check.clone(),
+        finding,
+        real: a.real,
+        reason: a.reason.trim().to_string(),
+        until: a.until.clone(),
+        decided: crate::model::date::today(),
+    };
+    let _guard = state.writing.lock().unwrap_or_else(|p| p.into_inner());
+    let value = triage::record(existing(&path, &shown)?, &decision);
+    write(state, &path, &shown, &value)?;
+    Ok(Done::value(json!({
+        "file": shown,
+        "check": a.check,
+        "recorded": {
+            "finding": format!("#{}", decision.finding),
+            "real": decision.real,
+            "reason": decision.reason,
+            "until": decision.until,
+            "decided": decision.decided,
+        },
+    })))
+}

@@ -1,0 +1,157 @@
+//! `auditbook mcp` over stdio with JSON-RPC written by hand (the Python SDK client drives it in
+//! `tests/external/mcp_server.rs`): stdout carries only protocol messages, tools/list is in name
+//! order with every hint and schema, refusals are error results that say how to fix the call,
+//! and a write outside `--root` leaves no file.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl Session {
+    fn start(root: &Path) -> Session {
+        let catalogue = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("auditbook"));
+        cmd.arg("-C")
+            .arg(&catalogue)
+            .args(["mcp", "--root"])
+            .arg(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut s = Session {
+            child,
+            stdin,
+            stdout,
+            next: 0,
+        };
+        let init = s.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "suite", "version": "0"},
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "auditbook", "{init}");
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, msg: &Value) {
+        writeln!(self.stdin, "{msg}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Send a request and read lines until its response; every line must be JSON-RPC.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout"
+            );
+            let v: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout carries only JSON-RPC: {e}: {line}"));
+            assert_eq!(v["jsonrpc"], "2.0", "{line}");
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    fn call(&mut self, name: &str, arguments: Value) -> Value {
+        let r = self.request("tools/call", json!({"name": name, "arguments": arguments}));
+        r["result"].clone()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn refusal_text(r: &Value) -> String {
+    assert_eq!(r["isError"], true, "{r}");
+    let text = r["content"][0]["text"].as_str().unwrap_or("").to_string();
+    assert!(text.contains("How to fix the call:"), "{text}");
+    text
+}
+
+#[test]
+fn tools_are_listed_in_order_with_hints_and_schemas_and_refusals_say_how_to_fix_the_call() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let mut s = Session::start(&root);
+    let list = s.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    assert_eq!(names.len(), 11, "{names:?}");
+    for t in tools {
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(t["annotations"][hint].is_boolean(), "{}: {hint}", t["name"]);
+        }
+        assert_eq!(t["inputSchema"]["type"], "object", "{}", t["name"]);
+        assert_eq!(t["outputSchema"]["type"], "object", "{}", t["name"]);
+    }
+
+    let shown = s.call("show_check", json!({"id": "SEC-001"}));
+    assert_eq!(shown["isError"], false, "{shown}");
+    assert_eq!(shown["structuredContent"]["id"], "SEC-001");
+
+    let text = refusal_text(&s.call("show_check", json!({})));
+    assert!(text.contains("missing field `id`"), "{text}");
+    let text = refusal_text(&s.call("no_such_tool", json!({})));
+    assert!(text.contains("search_checks"), "{text}");
+    let text = refusal_text(&s.call("explain_code", json!({"code": "AB21"})));
+    assert!(text.contains("did you mean"), "{text}");
+
+    for file in ["../escaped.yaml", "/tmp/escaped-by-mcp.yaml", "results.txt"] {
+        let r = s.call(
+            "record_result",
+            json!({"file": file, "check": "SEC-001", "status": "pass", "evidence": ["seen"]}),
+        );
+        refusal_text(&r);
+    }
+    assert!(!tmp.path().join("escaped.yaml").exists());
+    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0);
+    let r = s.call(
+        "record_result",
+        json!({"file": "results.yaml", "check": "SEC-001", "status": "pass", "evidence": []}),
+    );
+    assert!(refusal_text(&r).contains("needs evidence"));
+    let r = s.call(
+        "record_result",
+        json!({"file": "results.yaml", "check": "SEC-001", "status": "fail", "evidence": ["token in a log line"], "gaps": ["redact it"]}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let written = std::fs::read_to_string(root.join("results.yaml")).unwrap();
+    assert!(
+        written.contains("SEC-001:") && written.contains("status: fail"),
+        "{written}"
+    );
+}
