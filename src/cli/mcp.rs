@@ -20,7 +20,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> Result<u8, Failure> {
     let session = common::session(cli, crate::session::Needs::BODIES)?;
     common::warn_load_problems(cli, session.loaded());
     let templates = common::templates(cli)?;
-    let state = Arc::new(crate::serve::State::new(
+    let state = Arc::new(crate::serve::state::State::new(
         session,
         templates,
         common::prefix(cli),

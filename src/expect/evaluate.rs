@@ -2,6 +2,7 @@
 //! catalogue decided, line by line, so a failure shows as a diff.
 
 use super::cases::{Case, Kind, Score};
+use super::outcome::Outcome;
 use crate::audit::applicability::{self, Status};
 use crate::audit::{profile, score, verdict};
 use crate::confine::Fence;
@@ -11,25 +12,6 @@ use crate::load::data_file::{self, DataError};
 use crate::model::Catalogue;
 use crate::render::templates::Templates;
 use std::path::PathBuf;
-
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Outcome {
-    pub name: String,
-    pub file: String,
-    pub line: usize,
-    /// One line per expectation, as written.
-    pub expected: Vec<String>,
-    /// The same lines as the catalogue decides them.
-    pub actual: Vec<String>,
-    /// Inputs that could not be read (the case fails with them).
-    pub problems: Vec<String>,
-}
-
-impl Outcome {
-    pub fn passed(&self) -> bool {
-        self.problems.is_empty() && self.expected == self.actual
-    }
-}
 
 pub fn evaluate(
     cat: &Catalogue,

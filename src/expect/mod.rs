@@ -8,6 +8,7 @@
 
 pub mod cases;
 pub mod evaluate;
+pub mod outcome;
 pub mod report;
 pub mod scan_cases;
 
@@ -16,7 +17,7 @@ pub use cases::discover;
 pub use cases::{Case, Kind};
 pub use evaluate::evaluate;
 #[cfg(any(test, feature = "internals"))]
-pub use evaluate::Outcome;
+pub use outcome::Outcome;
 
 /// The folder under the catalogue root that holds expectation files.
 pub const DIR: &str = "tests";

@@ -1,6 +1,6 @@
 //! Outcomes as text (a diff per failing case) and as lint findings (`AB902`).
 
-use super::evaluate::Outcome;
+use super::outcome::Outcome;
 use crate::diag::{codes, Diagnostic};
 
 /// Human output: one line per case, and for a failing case the unified diff of expected

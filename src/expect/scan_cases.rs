@@ -4,7 +4,7 @@
 //! and every fact about a tree is owed a case; facts about an installed package are held by
 //! the planted-package tests instead, since no sample tree can install a package.
 
-use super::evaluate::Outcome;
+use super::outcome::Outcome;
 use crate::evidence::scan::{code, facts, tree, Finding};
 use crate::model::scan::{Body, ScanRule};
 use crate::model::Catalogue;

@@ -3,7 +3,8 @@
 //! task. Every path is the endpoint (clients use `/mcp`). Requests whose Host is not a loopback name are refused (DNS rebinding), and so are
 //! requests that carry an `Origin` header: a browser page has no business here.
 
-use super::{Server, State};
+use super::state::State;
+use super::Server;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;

@@ -10,6 +10,7 @@ mod confine;
 mod http;
 mod prompt;
 mod resources;
+pub mod state;
 mod tool;
 mod tools_audit;
 mod tools_catalogue;
@@ -20,53 +21,16 @@ pub use http::serve as http;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
-use std::path::Path;
-use std::sync::{Arc, Mutex};
-
-/// What every call reads: the catalogue and its graph, the templates, the folder writes are
-/// confined to, and the probe targets allowed.
-pub struct State {
-    pub session: crate::session::Session,
-    pub templates: crate::render::templates::Templates,
-    /// The catalogue root as it was named, for links in reports.
-    pub catalogue_shown: String,
-    pub fence: crate::confine::Fence,
-    /// Probe targets `probe_target` may reach (empty: the tool is not offered).
-    pub allow_probe: Vec<String>,
-    /// Held while a writing tool reads and rewrites a file.
-    pub writing: Mutex<()>,
-}
-
-impl State {
-    pub fn new(
-        session: crate::session::Session,
-        templates: crate::render::templates::Templates,
-        catalogue_shown: String,
-        root: &Path,
-        allow_probe: Vec<String>,
-    ) -> State {
-        State {
-            session,
-            templates,
-            catalogue_shown,
-            fence: crate::confine::Fence::new(root),
-            allow_probe,
-            writing: Mutex::new(()),
-        }
-    }
-
-    pub fn catalogue(&self) -> &crate::model::Catalogue {
-        self.session.catalogue()
-    }
-}
+use state::State;
+use std::sync::Arc;
 
 /// The handler: the state, shared by every connection, and the tools it offers.
 #[derive(Clone)]
@@ -103,7 +67,11 @@ impl Server {
     }
 
     /// One call, answered: the tool's value with its text, or a refusal as an error result.
-    pub fn call(&self, name: &str, arguments: Option<serde_json::Map<String, Value>>) -> CallToolResult {
+    pub fn call(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) -> CallToolResult {
         let Some(t) = self.tools.iter().find(|t| t.name == name) else {
             let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
             return refused(&tool::Refusal::new(

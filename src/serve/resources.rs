@@ -1,7 +1,7 @@
 //! The resources: each check as its Markdown file (`auditbook://check/ID`), the rule table
 //! and the reference of the catalogue format.
 
-use super::State;
+use super::state::State;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 
 pub const RULES_TABLE: &str = "auditbook://rules-table";
@@ -17,7 +17,9 @@ pub fn list(state: &State) -> Vec<Resource> {
     let mut out = vec![
         Resource::new(FORMAT_REFERENCE, "format-reference")
             .with_title("The catalogue format")
-            .with_description("How a catalogue is laid out: catalogue.yaml, check files, profiles, results")
+            .with_description(
+                "How a catalogue is laid out: catalogue.yaml, check files, profiles, results",
+            )
             .with_mime_type(MARKDOWN),
         Resource::new(RULES_TABLE, "rules-table")
             .with_title("Rule table")

@@ -2,7 +2,7 @@
 //! its output schema, and a function from the arguments to a result or a refusal that says
 //! how to correct the call.
 
-use super::State;
+use super::state::State;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 

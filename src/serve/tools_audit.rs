@@ -2,8 +2,8 @@
 //! profile and its results, how the score came about, and what is left for a person to do.
 //! Profiles and results are given inline as JSON objects, shaped as their files are.
 
+use super::state::State;
 use super::tool::{self, args, output, Def, Done, Refusal, READ_ONLY};
-use super::State;
 use crate::audit::applicability::{self, Status as Gate};
 use crate::audit::profile::Checked;
 use crate::audit::report::{self, Options};
@@ -177,7 +177,10 @@ pub fn checked(state: &State, profile: &Map<String, Value>) -> Result<Checked, R
                 .join("; "),
             DataError::Unreadable(m) => m,
         };
-        Refusal::new(format!("the profile is not one server's profile: {why}"), PROFILE_FIX)
+        Refusal::new(
+            format!("the profile is not one server's profile: {why}"),
+            PROFILE_FIX,
+        )
     })
 }
 
@@ -268,7 +271,10 @@ fn audit(state: &State, v: Value) -> Result<Done, Refusal> {
     })?;
     let text = if a.format.unwrap_or_default() == ReportFormat::Md {
         let ctx = tera::Context::from_serialize(&rep).map_err(|e| {
-            Refusal::new(format!("the report cannot be laid out: {e}"), "ask for `format: \"json\"`")
+            Refusal::new(
+                format!("the report cannot be laid out: {e}"),
+                "ask for `format: \"json\"`",
+            )
         })?;
         Some(
             state

@@ -1,8 +1,8 @@
 //! The tools that read the catalogue: search, one check, a diagnostic code, the rule table,
 //! a neighbourhood of the reference graph.
 
+use super::state::State;
 use super::tool::{self, args, output, Def, Done, Refusal, READ_ONLY};
-use super::State;
 use crate::graph::{EdgeKind, Node};
 use crate::model::{fields, Check, RefKind};
 use schemars::JsonSchema;
@@ -190,8 +190,8 @@ fn search(state: &State, v: Value) -> Result<Done, Refusal> {
     let mut checks = match a.expr.as_deref().filter(|s| !s.trim().is_empty()) {
         None => cat.checks_by_id(),
         Some(src) => {
-            let expr = crate::select::compile(cat, src, "where")
-                .map_err(|d| where_refusal(src, &d))?;
+            let expr =
+                crate::select::compile(cat, src, "where").map_err(|d| where_refusal(src, &d))?;
             crate::select::select(cat, &expr)
                 .map_err(|d| where_refusal(src, std::slice::from_ref(&d)))?
         }
@@ -240,8 +240,7 @@ pub fn effective(c: &Check) -> Value {
 /// A refusal for an id the catalogue does not have, with the nearest one.
 pub fn unknown_check(state: &State, id: &str) -> Refusal {
     let cat = state.catalogue();
-    let near =
-        crate::text::suggest::did_you_mean(id, cat.checks.iter().map(|c| c.id.as_str()));
+    let near = crate::text::suggest::did_you_mean(id, cat.checks.iter().map(|c| c.id.as_str()));
     Refusal::new(
         format!("no check `{id}` in this catalogue"),
         match near {
@@ -353,8 +352,7 @@ fn rules_table(state: &State, v: Value) -> Result<Done, Refusal> {
     }
     let fix = "give `category` as a category prefix of the catalogue (e.g. `SEC`) and `where` as `search_checks` takes it, or leave both out";
     let cat = state.catalogue();
-    let data =
-        tables::data(cat, "rules-table", &targs).map_err(|e| Refusal::new(e, fix))?;
+    let data = tables::data(cat, "rules-table", &targs).map_err(|e| Refusal::new(e, fix))?;
     let markdown = tables::render(&state.templates, cat, "rules-table", &targs, "md")
         .map_err(|e| Refusal::new(e, fix))?;
     Ok(Done {
@@ -389,8 +387,12 @@ fn graph(state: &State, v: Value) -> Result<Done, Refusal> {
             "give a check id (`search_checks` lists them), a rule name as `rules_table` shows it, or a retired id",
         ));
     };
-    let text = crate::render::graph_export::json(g, Some(&focus), depth)
-        .map_err(|e| Refusal::new(format!("the graph cannot be written: {e}"), "retry with a smaller depth"))?;
+    let text = crate::render::graph_export::json(g, Some(&focus), depth).map_err(|e| {
+        Refusal::new(
+            format!("the graph cannot be written: {e}"),
+            "retry with a smaller depth",
+        )
+    })?;
     let parsed: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     Ok(Done::value(json!({
         "focus": {"kind": focus.kind(), "id": focus.key()},

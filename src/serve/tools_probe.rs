@@ -3,8 +3,8 @@
 //! not on the list is refused before anything is started or contacted. Nothing is written:
 //! the observations come back as the result.
 
+use super::state::State;
 use super::tool::{self, args, output, Def, Done, Hints, Refusal};
-use super::State;
 use crate::evidence::probe::{self, client::Target, observe::Options};
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -1,8 +1,8 @@
 //! The tools that write: a check's result and a triage decision, each into a results file
 //! inside the server's folder (see `confine`), through `crate::write`.
 
+use super::state::State;
 use super::tool::{self, args, output, Def, Done, Hints, Refusal};
-use super::State;
 use crate::audit::results::Status;
 use crate::evidence::merge;
 use crate::evidence::scan::triage;
@@ -176,7 +176,10 @@ fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
     let finding = a.finding.trim().trim_start_matches('#').to_string();
     if finding.len() != 12 || !finding.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(Refusal::new(
-            format!("`{}` is not a finding's fingerprint", crate::confine::shown_path(&a.finding)),
+            format!(
+                "`{}` is not a finding's fingerprint",
+                crate::confine::shown_path(&a.finding)
+            ),
             "give the fingerprint as the evidence shows it: `#` and twelve hex digits",
         ));
     }
@@ -191,7 +194,10 @@ fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
         ));
     }
     if a.reason.trim().is_empty() {
-        return Err(Refusal::new("`reason` is empty", "say why the signal is real or a false positive"));
+        return Err(Refusal::new(
+            "`reason` is empty",
+            "say why the signal is real or a false positive",
+        ));
     }
     let shown = crate::confine::shown_path(&a.file);
     let decision = triage::Decision {
