@@ -278,7 +278,10 @@ fn release_versions() -> Vec<String> {
 fn the_catalogue_changelog_entries_are_the_diffs_of_their_snapshots() {
     let versions = release_versions();
     assert!(
-        versions.len() >= 3 && versions.ends_with(&["3.0.0".to_string(), "3.1.0".to_string()]),
+        versions.len() >= 3
+            && versions
+                .windows(2)
+                .any(|w| w[0] == "3.0.0" && w[1] == "3.1.0"),
         "{versions:?}"
     );
     let changelog = std::fs::read_to_string(
