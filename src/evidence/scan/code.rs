@@ -7,6 +7,7 @@ use super::tree::Tree;
 use super::Finding;
 use crate::evidence::untrusted;
 use crate::model::scan::{Body, Language, ScanRule};
+use ast_grep_core::matcher::{Matcher, MatcherExt};
 use ast_grep_core::tree_sitter::LanguageExt;
 
 /// A rule to run, with the check it belongs to.
@@ -14,6 +15,9 @@ pub struct Job<'r> {
     pub check: &'r str,
     pub rule: &'r ScanRule,
     globs: Option<globset::GlobSet>,
+    /// The node kinds a match can start at (`None`: any), so one walk of a file serves
+    /// every rule.
+    kinds: Option<Vec<usize>>,
 }
 
 impl<'r> Job<'r> {
@@ -30,7 +34,19 @@ impl<'r> Job<'r> {
             }
             _ => None,
         };
-        Job { check, rule, globs }
+        let kinds = match &rule.body {
+            Body::Code { compiled, .. } => compiled
+                .matcher
+                .potential_kinds()
+                .map(|k| k.iter().collect()),
+            Body::Fact(_) => Some(Vec::new()),
+        };
+        Job {
+            check,
+            rule,
+            globs,
+            kinds,
+        }
     }
 
     fn applies(&self, path: &str, file: Language) -> bool {
@@ -60,22 +76,54 @@ pub fn run(tree: &Tree, jobs: &[Job<'_>]) -> Vec<Finding> {
         }
         let root = lang.ast_grep().ast_grep(&f.text);
         let mut out = Vec::new();
-        for j in mine {
-            let Body::Code { compiled, .. } = &j.rule.body else {
+        let mut found = |j: &Job, m: ast_grep_core::NodeMatch<'_, _>| {
+            let p = m.start_pos();
+            let code = m.text().to_string();
+            out.push(Finding {
+                check: j.check.to_string(),
+                rule: j.rule.id.clone(),
+                file: f.path.clone(),
+                line: p.line() + 1,
+                column: p.column(&m) + 1,
+                code: untrusted::quote(code.trim(), 160),
+                fingerprint: fingerprint(j.check, &j.rule.id, &f.path, &code),
+            });
+        };
+        // Rules indexed by the node kind a match starts at: one walk of the file tries each
+        // node against only the rules that can match it (a walk per rule costs as many walks
+        // as there are rules).
+        let mut by_kind: Vec<Vec<&Job>> = Vec::new();
+        let mut anywhere: Vec<&Job> = Vec::new();
+        for j in &mine {
+            match &j.kinds {
+                Some(kinds) => {
+                    for &k in kinds {
+                        if by_kind.len() <= k {
+                            by_kind.resize_with(k + 1, Vec::new);
+                        }
+                        by_kind[k].push(j);
+                    }
+                }
+                None => anywhere.push(j),
+            }
+        }
+        for node in root.root().dfs() {
+            let Some(candidates) = by_kind.get(usize::from(node.kind_id())) else {
                 continue;
             };
-            for m in root.root().find_all(&compiled.matcher) {
-                let p = m.start_pos();
-                let code = m.text().to_string();
-                out.push(Finding {
-                    check: j.check.to_string(),
-                    rule: j.rule.id.clone(),
-                    file: f.path.clone(),
-                    line: p.line() + 1,
-                    column: p.column(&m) + 1,
-                    code: untrusted::quote(code.trim(), 160),
-                    fingerprint: fingerprint(j.check, &j.rule.id, &f.path, &code),
-                });
+            for j in candidates {
+                if let Body::Code { compiled, .. } = &j.rule.body {
+                    if let Some(m) = compiled.matcher.match_node(node.clone()) {
+                        found(j, m);
+                    }
+                }
+            }
+        }
+        for j in anywhere {
+            if let Body::Code { compiled, .. } = &j.rule.body {
+                for m in root.root().find_all(&compiled.matcher) {
+                    found(j, m);
+                }
             }
         }
         out
