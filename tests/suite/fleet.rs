@@ -430,7 +430,14 @@ fn a_run_file_over_any_file_cap_is_read_whole() {
     std::fs::write(d.join("big.jsonl"), &text).unwrap();
     let (code, out, err) = run(
         d,
-        &["--format", "json", "merge", "big.jsonl", "--results-dir", "out"],
+        &[
+            "--format",
+            "json",
+            "merge",
+            "big.jsonl",
+            "--results-dir",
+            "out",
+        ],
     );
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
     assert_eq!(v["declared"], n, "{err}");
