@@ -510,10 +510,9 @@ mod tests {
                 }
             }
         }
-        assert!(
-            fast >= 100,
-            "the shipped checks take the fast path ({fast})"
-        );
+        // Every shipped file without nested evidence took it (checked above); the fixtures'
+        // plain files add theirs.
+        assert!(fast >= 30, "the fast path is taken ({fast})");
     }
 
     /// The control-character rule is the YAML parser's own: a character is refused by it
