@@ -242,7 +242,17 @@ pub fn gather(
                 a.user_agents = user_agents(catch::read(&c.catch.file));
             }
         }
-        contributions.push(probe::contribution(&r));
+        let mut c = probe::contribution(&r);
+        // The server probed is the installed artifact's own script: its results were taken
+        // from that artifact, and say so as the scan's and the package facts' do.
+        if let (Some(_), Some(i)) = (&st.script, &installed) {
+            for (_, v) in c.results.iter_mut() {
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("digest".into(), Json::String(i.digest.clone()));
+                }
+            }
+        }
+        contributions.push(c);
         run = Some(r);
     }
     let decisions = triage::Decisions::of_results(existing);
