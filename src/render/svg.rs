@@ -1,28 +1,12 @@
 //! Inline SVG pictures for HTML reports, written as text: no script, no external resource,
-//! every text and attribute escaped here. Each mark carries its figures twice, as `data-`
+//! every text and attribute escaped (`render::xml`). Each mark carries its figures twice, as `data-`
 //! attributes (for tests and tools) and as a `<title>` (for screen readers and hover), so the
 //! picture never says more than its numbers. The caller decides every figure and label; this
 //! module only lays them out, in the order given.
 
+use super::xml::escape;
 use std::fmt::Write;
 
-/// Text escaped for an SVG element's content or a quoted attribute value.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters other than tab and newline are not allowed in XML.
-            c if (c as u32) < 0x20 && c != '\t' && c != '\n' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// A text cut to `max` characters, with `…` when it was longer.
 fn cut(s: &str, max: usize) -> String {
