@@ -1,8 +1,8 @@
 //! Inline SVG pictures for HTML reports, written as text: no script, no external resource,
-//! every text and attribute escaped (`render::xml`). Each mark carries its figures twice, as `data-`
-//! attributes (for tests and tools) and as a `<title>` (for screen readers and hover), so the
-//! picture never says more than its numbers. The caller decides every figure and label; this
-//! module only lays them out, in the order given.
+//! every text and attribute escaped (`render::xml`). Each mark carries its figures twice, as
+//! `data-` attributes (for tests and tools) and as a `<title>` (for screen readers and hover),
+//! so the picture never says more than its numbers. The caller decides every figure and label;
+//! this module only lays them out, in the order given.
 
 use super::xml::escape;
 use std::fmt::Write;
