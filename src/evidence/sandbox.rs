@@ -85,6 +85,32 @@ fn find_bwrap(policy: &Policy) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The folders directly under `/tmp` that the command names (its program or script may live
+/// there, e.g. a checkout in `/tmp`): the sandbox's fresh `/tmp` would hide them, so they are
+/// bound again, read-only.
+fn under_tmp(argv: &[String]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for arg in argv {
+        for token in arg.split(|c: char| c.is_whitespace() || c == '\'' || c == '"' || c == '=') {
+            let Some(rest) = token.strip_prefix("/tmp/") else {
+                continue;
+            };
+            let Some(top) = rest
+                .split('/')
+                .next()
+                .filter(|t| !t.is_empty() && *t != "." && *t != "..")
+            else {
+                continue;
+            };
+            let dir = Path::new("/tmp").join(top);
+            if dir.is_dir() && !out.contains(&dir) {
+                out.push(dir);
+            }
+        }
+    }
+    out
+}
+
 fn bwrap_args(
     bwrap: &Path,
     scratch: &Path,
@@ -197,7 +223,9 @@ impl Launch {
                     .iter()
                     .filter_map(|c| c.file.parent().map(Path::to_path_buf))
                     .collect();
-                let mut a = bwrap_args(&b, &dir, &policy.visible, &writable);
+                let mut visible = policy.visible.clone();
+                visible.extend(under_tmp(argv));
+                let mut a = bwrap_args(&b, &dir, &visible, &writable);
                 a.extend(argv.iter().cloned());
                 (
                     a,
@@ -278,6 +306,24 @@ fn limit_memory(limit: u64) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn folders_under_tmp_that_the_command_names_are_bound_again() {
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        let top = dir.path().to_path_buf();
+        let script = top.join("server.py");
+        let cmd = format!("python3 '{}' --out={}/x", script.display(), top.display());
+        let got = under_tmp(&["sh".into(), "-c".into(), cmd]);
+        assert_eq!(got, vec![top.clone()]);
+        // Not /tmp itself, however it is written, and nothing that does not exist.
+        let none = under_tmp(&[
+            "/tmp/./x".into(),
+            "/tmp/../etc".into(),
+            "/tmp/no-such-folder-x/y".into(),
+        ]);
+        assert!(none.is_empty(), "{none:?}");
+    }
+
     use super::*;
 
     #[test]
