@@ -54,6 +54,20 @@ pub struct Entry {
     pub reads: Vec<String>,
 }
 
+impl Entry {
+    /// The entry as the JSON outputs show it (without the title and the fields it read).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "status": self.status,
+            "reason": self.reason,
+            "category": self.category,
+            "severity": self.severity,
+            "adoption": self.adoption,
+        })
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Applicability {
     /// One entry per check, sorted by id.

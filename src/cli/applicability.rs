@@ -122,16 +122,7 @@ fn single_text(cat: &Catalogue, s: &Side, fmt: TextFormat) -> Result<String, Fai
             .app
             .entries
             .iter()
-            .map(|e| {
-                json!({
-                    "id": e.id,
-                    "status": e.status,
-                    "reason": e.reason,
-                    "category": e.category,
-                    "severity": e.severity,
-                    "adoption": e.adoption,
-                })
-            })
+            .map(applicability::Entry::json)
             .collect();
         let doc = json!({
             "profile": s.checked.profile.source.shown,

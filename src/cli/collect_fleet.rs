@@ -196,7 +196,7 @@ pub fn read_runs(paths: &[PathBuf]) -> Result<Runs, Failure> {
             run::read_text(&shown, &String::from_utf8_lossy(&bytes), &mut runs);
             continue;
         }
-        let file = std::fs::File::open(p).map_err(Failure::io(cannot()))?;
+        let file = crate::load::text::open_regular(p).map_err(Failure::io(cannot()))?;
         let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
         let mut reading = run::Reading::new(&shown, &mut runs);
         let mut buf = Vec::new();

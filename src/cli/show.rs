@@ -14,18 +14,6 @@ pub fn incoming<'g>(graph: &'g Graph, id: &str) -> Vec<Link<'g>> {
     graph.incoming(&Node::Check(id.into()))
 }
 
-fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
-    let mut v: Vec<String> = c
-        .references
-        .iter()
-        .filter(|r| r.kind == kind)
-        .map(|r| r.target.to_string())
-        .collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
 pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     let fmt = common::format(cli, args.format);
     let session = common::session(cli, crate::session::Needs::BODIES)?;
@@ -52,8 +40,8 @@ pub fn run(cli: &Cli, args: &ShowArgs) -> Result<u8, Failure> {
     };
     let incoming = incoming(graph, &c.id);
     let rules = graph.covering_rules(&c.id);
-    let links = outgoing(c, RefKind::Link);
-    let mentions = outgoing(c, RefKind::Mention);
+    let links = c.outgoing(RefKind::Link);
+    let mentions = c.outgoing(RefKind::Mention);
     let text = match fmt {
         TextFormat::Json => {
             let doc = json!({

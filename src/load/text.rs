@@ -163,6 +163,13 @@ pub fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
     open_checked(path, false).and_then(read_all)
 }
 
+/// A regular file opened for reading without blocking on a FIFO or device swapped in (see
+/// `open_checked`), for readers that stream a file too large to hold.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    regular(&std::fs::metadata(path)?)?;
+    open_checked(path, false).map(|(f, _)| f)
+}
+
 /// A file that must be a regular file itself, not reached through a symlink (the outline
 /// cache): `lstat`, then an open that follows no link and does not block, its type checked
 /// again on the handle; at most one byte over [`MAX_FILE_BYTES`].

@@ -240,6 +240,19 @@ impl FieldLines {
 }
 
 impl Check {
+    /// The ids this check links to (or mentions), sorted, each once.
+    pub fn outgoing(&self, kind: super::reference::RefKind) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .references
+            .iter()
+            .filter(|r| r.kind == kind)
+            .map(|r| r.target.to_string())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// A check of `file` with this frontmatter and no body read yet: no sections, criteria,
     /// references, sources or links, positions at their defaults, and what few checks have
     /// boxed only when there is some.

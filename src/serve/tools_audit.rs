@@ -202,20 +202,7 @@ fn applicability(state: &State, v: Value) -> Result<Done, Refusal> {
     let cat = state.catalogue();
     let checked = checked(state, &a.profile)?;
     let app = applicability::compute(cat, &checked.profile);
-    let checks: Vec<Value> = app
-        .entries
-        .iter()
-        .map(|e| {
-            json!({
-                "id": e.id,
-                "status": e.status,
-                "reason": e.reason,
-                "category": e.category,
-                "severity": e.severity,
-                "adoption": e.adoption,
-            })
-        })
-        .collect();
+    let checks: Vec<Value> = app.entries.iter().map(applicability::Entry::json).collect();
     Ok(Done::value(json!({
         "checks": checks,
         "summary": app.summary(cat),

@@ -216,18 +216,6 @@ fn search(state: &State, v: Value) -> Result<Done, Refusal> {
     })))
 }
 
-fn outgoing(c: &Check, kind: RefKind) -> Vec<String> {
-    let mut v: Vec<String> = c
-        .references
-        .iter()
-        .filter(|r| r.kind == kind)
-        .map(|r| r.target.to_string())
-        .collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
 /// A check's effective fields as JSON, with its extra fields, defaulted fields and file.
 pub fn effective(c: &Check) -> Value {
     let mut v = fields::json(c);
@@ -293,8 +281,8 @@ fn show(state: &State, v: Value) -> Result<Done, Refusal> {
         "check": effective(c),
         "sections": c.sections.iter().map(|s| json!({"title": s.title, "line": s.line})).collect::<Vec<_>>(),
         "pass_criteria": c.pass_criteria,
-        "links": outgoing(c, RefKind::Link),
-        "mentions": outgoing(c, RefKind::Mention),
+        "links": c.outgoing(RefKind::Link),
+        "mentions": c.outgoing(RefKind::Mention),
         "rules": graph.covering_rules(&c.id),
         "incoming": incoming,
         "successor": null,
