@@ -597,7 +597,7 @@ fn code(
 }
 
 /// Compile an ast-grep rule (as JSON) for matching.
-fn compile(rule: Json) -> Result<RuleConfig<SupportLang>, String> {
+pub fn compile(rule: Json) -> Result<RuleConfig<SupportLang>, String> {
     let ser: SerializableRuleConfig<SupportLang> =
         serde_json::from_value(rule).map_err(|e| e.to_string())?;
     RuleConfig::try_from(ser, &GlobalRules::default()).map_err(|e| e.to_string())

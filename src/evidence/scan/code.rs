@@ -3,6 +3,7 @@
 //! column), its code quoted, and fingerprinted from the whitespace-folded code, the file and
 //! the rule, so a triage decision follows the code and reopens when it changes.
 
+use super::prefilter;
 use super::tree::Tree;
 use super::Finding;
 use crate::evidence::untrusted;
@@ -18,6 +19,8 @@ pub struct Job<'r> {
     /// The node kinds a match can start at (`None`: any), so one walk of a file serves
     /// every rule.
     kinds: Option<Vec<usize>>,
+    /// A cheaper rule tried first at each node (`prefilter::gate`).
+    gate: Option<ast_grep_config::RuleConfig<ast_grep_language::SupportLang>>,
 }
 
 impl<'r> Job<'r> {
@@ -41,11 +44,21 @@ impl<'r> Job<'r> {
                 .map(|k| k.iter().collect()),
             Body::Fact(_) => Some(Vec::new()),
         };
+        let gate = match &rule.body {
+            Body::Code {
+                rule: core,
+                language,
+                ..
+            } => prefilter::gate(core, &rule.id, language.as_str())
+                .and_then(|g| crate::model::scan::compile(g).ok()),
+            Body::Fact(_) => None,
+        };
         Job {
             check,
             rule,
             globs,
             kinds,
+            gate,
         }
     }
 
@@ -66,11 +79,29 @@ pub fn fingerprint(check: &str, rule: &str, path: &str, code: &str) -> String {
 
 /// Run every job on every file it applies to; findings in file, line, column order.
 pub fn run(tree: &Tree, jobs: &[Job<'_>]) -> Vec<Finding> {
+    let mut words = prefilter::Words::default();
+    let needs: Vec<prefilter::Need> = jobs
+        .iter()
+        .map(|j| match &j.rule.body {
+            Body::Code { rule, .. } => words.need(rule),
+            Body::Fact(_) => prefilter::Need::Nothing,
+        })
+        .collect();
+    let finder = words.finder();
     let per_file = crate::par::map(&tree.files, |f| {
         let Some(lang) = f.language else {
             return Vec::new();
         };
-        let mine: Vec<&Job> = jobs.iter().filter(|j| j.applies(&f.path, lang)).collect();
+        let present = finder
+            .as_ref()
+            .map(|x| x.present(&f.text))
+            .unwrap_or_default();
+        let mine: Vec<&Job> = jobs
+            .iter()
+            .zip(&needs)
+            .filter(|(j, n)| j.applies(&f.path, lang) && n.met(&present))
+            .map(|(j, _)| j)
+            .collect();
         if mine.is_empty() {
             return Vec::new();
         }
@@ -112,6 +143,11 @@ pub fn run(tree: &Tree, jobs: &[Job<'_>]) -> Vec<Finding> {
                 continue;
             };
             for j in candidates {
+                if let Some(g) = &j.gate {
+                    if g.matcher.match_node(node.clone()).is_none() {
+                        continue;
+                    }
+                }
                 if let Body::Code { compiled, .. } = &j.rule.body {
                     if let Some(m) = compiled.matcher.match_node(node.clone()) {
                         found(j, m);
