@@ -1,7 +1,9 @@
 //! Streamable HTTP on a loopback address (`--listen`; the command line refuses any
 //! other). rmcp's service answers the protocol; hyper carries it, one HTTP/1.1 connection per
-//! task. Every path is the endpoint (clients use `/mcp`). Requests whose Host is not a loopback name are refused (DNS rebinding), and so are
-//! requests that carry an `Origin` header: a browser page has no business here.
+//! task. Every path is the endpoint (clients use `/mcp`). Requests whose Host is not a
+//! loopback name are refused (DNS rebinding), and so are requests from a page of any origin
+//! but the server's own loopback address: a page elsewhere, or on another local port, has no
+//! business here. A request without `Origin` (every non-browser client) passes.
 
 use super::state::State;
 use super::Server;
@@ -12,6 +14,14 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+/// The origins of a page served from this server's own address, by each loopback name.
+fn own_origins(port: u16) -> Vec<String> {
+    ["localhost", "127.0.0.1", "[::1]"]
+        .iter()
+        .map(|h| format!("http://{h}:{port}"))
+        .collect()
+}
+
 /// Serve until the process is stopped.
 pub async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
@@ -19,6 +29,7 @@ pub async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<(), String> {
         .map_err(|e| format!("cannot listen at {addr}: {e}"))?;
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"])
+        .with_allowed_origins(own_origins(addr.port()))
         .enforce_origin_validation();
     let handler = Server::new(state);
     let service: StreamableHttpService<Server, LocalSessionManager> = StreamableHttpService::new(

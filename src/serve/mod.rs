@@ -138,6 +138,19 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // An unknown tool is a protocol error (-32602), not a tool's failed result: the
+        // specification says so, and a client then knows no tool ran.
+        if !self.tools.iter().any(|t| t.name == request.name.as_ref()) {
+            let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no tool `{}`; call one of: {}",
+                    crate::confine::shown_path(&request.name),
+                    names.join(", ")
+                ),
+                None,
+            ));
+        }
         let this = self.clone();
         let name = request.name.to_string();
         let arguments = request.arguments;
@@ -175,7 +188,12 @@ impl ServerHandler for Server {
     ) -> Result<ReadResourceResponse, ErrorData> {
         match resources::read(&self.state, &request.uri) {
             Ok(contents) => Ok(ReadResourceResult::new(vec![contents]).into()),
-            Err(why) => Err(ErrorData::resource_not_found(why, None)),
+            // The error names the URI it could not find (`data.uri`), as the specification
+            // asks, beside the text that says which URIs exist.
+            Err(why) => Err(ErrorData::resource_not_found(
+                why,
+                Some(serde_json::json!({ "uri": request.uri })),
+            )),
         }
     }
 

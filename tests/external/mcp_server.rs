@@ -206,17 +206,26 @@ fn the_python_sdk_client_uses_every_tool_over_streamable_http() {
     let (_server, url) = http_server(&f);
     let d = client(&["--url", &url]);
     judge(&d, &f);
-    // A browser page's request (Origin) and a rebound name (Host) are refused.
+    // A foreign page's request (Origin), a page on another local port and a rebound name
+    // (Host) are refused; a page of the server's own address is not.
     let port = url
         .trim_start_matches("http://127.0.0.1:")
         .trim_end_matches("/mcp");
+    let other_port = format!("http://localhost:{}", free_port());
     for (header, value) in [
         ("Origin", "http://attacker.example"),
+        ("Origin", other_port.as_str()),
         ("Host", "attacker.example"),
     ] {
         let status = raw_post(port, header, value);
-        assert!(status.contains(" 403 "), "{header}: {status}");
+        assert!(status.contains(" 403 "), "{header} {value}: {status}");
     }
+    let own = format!("http://localhost:{port}");
+    let status = raw_post(port, "Origin", &own);
+    assert!(
+        status.starts_with("HTTP/1.1 ") && !status.contains(" 403 "),
+        "Origin {own}: {status}"
+    );
 }
 
 /// The status line of a POST to the endpoint with one header set (or replaced).
