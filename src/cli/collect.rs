@@ -33,6 +33,10 @@ pub struct CollectArgs {
     /// The server's source tree, scanned instead of the installed package's files
     #[arg(long, value_name = "DIR")]
     pub source: Option<PathBuf>,
+    /// With --source: leave out the files whose path below it matches GLOB (repeatable; e.g.
+    /// test fixtures that are not the server); the results name the globs
+    #[arg(long, value_name = "GLOB", requires = "source")]
+    pub exclude: Vec<String>,
     #[command(flatten)]
     pub target: TargetArgs,
     /// The console script of the package to start (default: the one named like the package,
@@ -257,10 +261,9 @@ pub fn gather(
     }
     let decisions = triage::Decisions::of_results(existing);
     let tree = match (&args.source, &installed) {
-        (Some(dir), _) => Some(tree::read(dir).map_err(Failure::io(format!(
-            "cannot read the source tree `{}`",
-            inputs::shown(dir)
-        )))?),
+        (Some(dir), _) => Some(tree::read_except(dir, &args.exclude).map_err(Failure::io(
+            format!("cannot read the source tree `{}`", inputs::shown(dir)),
+        ))?),
         (None, Some(i)) => {
             // Only a source folder holds the repository's own files.
             let shipped = !Path::new(&i.spec).is_dir();

@@ -21,6 +21,10 @@ pub struct ScanArgs {
     /// The server's source tree
     #[arg(long, value_name = "DIR")]
     pub source: PathBuf,
+    /// Leave out the files whose path below the source matches GLOB (repeatable; e.g. test
+    /// fixtures or vendored code that is not the server); the results name the globs
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
     /// The results file to write (merged with what it already holds)
     #[arg(long, value_name = "FILE", default_value = "scan.results.yaml")]
     pub results: PathBuf,
@@ -70,10 +74,11 @@ pub fn scan_tree(
     cat: &crate::model::Catalogue,
     checked: &crate::audit::profile::Checked,
     dir: &Path,
+    exclude: &[String],
     existing: &Json,
     today: &str,
 ) -> Result<scan::Scan, Failure> {
-    let t = tree::read(dir).map_err(Failure::io(format!(
+    let t = tree::read_except(dir, exclude).map_err(Failure::io(format!(
         "cannot read the source tree `{}`",
         inputs::shown(dir)
     )))?;
@@ -97,7 +102,14 @@ pub fn run(cli: &Cli, args: &ScanArgs) -> Result<u8, Failure> {
     };
     let today = inputs::as_of(args.as_of.as_deref())?;
     let existing = super::probe::read_existing(&args.results)?;
-    let s = scan_tree(cat, &checked, &args.source, &existing, &today)?;
+    let s = scan_tree(
+        cat,
+        &checked,
+        &args.source,
+        &args.exclude,
+        &existing,
+        &today,
+    )?;
     let (merged, what) = merge::merge(
         existing,
         &[scan::contribution(&s)],

@@ -395,3 +395,62 @@ fn a_rule_that_read_no_file_is_no_observation_toward_the_evidence_a_pass_owes() 
         "{two}"
     );
 }
+
+#[test]
+fn an_excluded_folder_is_neither_scanned_nor_digested_and_the_results_name_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // The clean server, with the planted one as a test fixture beside it.
+    write(&dir.path().join("repo"), CLEAN);
+    let fixture: Vec<(String, &str)> = PLANTED
+        .iter()
+        .filter(|(p, _)| p.ends_with(".py"))
+        .map(|(p, t)| (format!("tests/fixtures/{p}"), *t))
+        .collect();
+    let fixture: Vec<(&str, &str)> = fixture.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+    write(&dir.path().join("repo"), &fixture);
+    std::fs::write(
+        dir.path().join("p.yaml"),
+        "transport: stdio-only\nsdk_language: Python\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str], results: &str| {
+        let out = auditbook()
+            .current_dir(dir.path())
+            .arg("-C")
+            .arg(catalogue())
+            .args(["--format", "json", "scan", "p.yaml", "--source", "repo"])
+            .args(extra)
+            .args(["--results", results])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (
+            v,
+            std::fs::read_to_string(dir.path().join(results)).unwrap_or_default(),
+        )
+    };
+    // Scanned whole, the fixture's planted version literal is found.
+    let (whole, _) = run(&[], "whole.yaml");
+    assert_eq!(check(&whole, "IDENT-002")["status"], "partial", "{whole}");
+    assert!(evidence(&whole, "IDENT-002").contains("tests/fixtures/src/recs/__init__.py"));
+    // Left out, it is not, the digest is another and the results say what was left out.
+    let (part, text) = run(&["--exclude", "tests/fixtures/**"], "part.yaml");
+    assert_eq!(
+        check(&part, "IDENT-002")["status"],
+        "not_verified",
+        "{part}"
+    );
+    assert!(!part.to_string().contains("tests/fixtures/"), "{part}");
+    assert_ne!(whole["digest"], part["digest"]);
+    assert!(text.contains("excluded:\n  - tests/fixtures/**"), "{text}");
+    // A glob that is not one is refused with what a glob looks like.
+    let out = auditbook()
+        .current_dir(dir.path())
+        .arg("-C")
+        .arg(catalogue())
+        .args(["scan", "p.yaml", "--source", "repo", "--exclude", "[bad"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`[bad` is not a glob"));
+}

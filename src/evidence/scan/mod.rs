@@ -8,6 +8,7 @@
 
 pub mod code;
 pub mod facts;
+pub mod prefilter;
 pub mod tree;
 pub mod triage;
 
@@ -74,6 +75,8 @@ pub struct Scan {
     pub files: usize,
     pub languages: Vec<(Language, usize)>,
     pub skipped: Vec<String>,
+    /// The globs left out of the tree (`--exclude`).
+    pub excluded: Vec<String>,
     pub checks: Vec<Scanned>,
     pub findings: Vec<Finding>,
 }
@@ -333,6 +336,7 @@ pub fn scan(
         files: tree.files.len(),
         languages: present.into_iter().collect(),
         skipped: tree.skipped.clone(),
+        excluded: tree.excluded.clone(),
         checks: scanned,
         findings: all_findings,
     }
@@ -366,15 +370,19 @@ pub fn contribution(s: &Scan) -> Contribution {
         .iter()
         .map(|(l, n)| (l.as_str().to_string(), json!(n)))
         .collect();
+    let mut block = json!({
+        "target": s.root,
+        "reached": true,
+        "digest": s.digest,
+        "files": s.files,
+        "languages": languages,
+    });
+    if !s.excluded.is_empty() {
+        block["excluded"] = json!(s.excluded);
+    }
     Contribution {
         source: SOURCE,
-        block: json!({
-            "target": s.root,
-            "reached": true,
-            "digest": s.digest,
-            "files": s.files,
-            "languages": languages,
-        }),
+        block,
         results,
         stamp: None,
     }

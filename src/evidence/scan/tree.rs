@@ -55,6 +55,9 @@ pub struct Tree {
     /// sdist), not a repository: lockfiles, CI and test files are left out of those by
     /// design, so their absence proves nothing.
     pub shipped: bool,
+    /// The globs whose files were left out (`--exclude`): neither scanned nor digested, and
+    /// named in the results so the digest can be read again.
+    pub excluded: Vec<String>,
 }
 
 impl Tree {
@@ -146,12 +149,34 @@ pub fn of_texts(root: &Path, texts: &[(String, String)]) -> Tree {
         skipped: Vec::new(),
         digest: format!("sha256:{}", crate::text::digest::hex(&hasher.finalize())),
         shipped: false,
+        excluded: Vec::new(),
     }
 }
 
 /// Read the tree below `root`.
 pub fn read(root: &Path) -> std::io::Result<Tree> {
     read_roots(root, &[(root.to_path_buf(), String::new())], false)
+}
+
+/// Read the tree below `root` without the files whose path (relative to `root`) matches one
+/// of `exclude` — test fixtures, vendored code, examples that are not the server.
+pub fn read_except(root: &Path, exclude: &[String]) -> std::io::Result<Tree> {
+    let mut b = globset::GlobSetBuilder::new();
+    for g in exclude {
+        let glob = globset::Glob::new(g).map_err(|e| {
+            std::io::Error::other(format!("`{g}` is not a glob ({e}); e.g. `tests/fixtures/**`"))
+        })?;
+        b.add(glob);
+    }
+    let set = b.build().map_err(std::io::Error::other)?;
+    let mut t = read_matching(
+        root,
+        &[(root.to_path_buf(), String::new())],
+        false,
+        &|path: &str| !set.is_match(path),
+    )?;
+    t.excluded = exclude.to_vec();
+    Ok(t)
 }
 
 /// Read several folders as one tree, each below the name given with it (an installed package:
@@ -162,6 +187,16 @@ pub fn read_roots(
     shown: &Path,
     roots: &[(PathBuf, String)],
     shipped: bool,
+) -> std::io::Result<Tree> {
+    read_matching(shown, roots, shipped, &|_: &str| true)
+}
+
+/// [`read_roots`], keeping only the files whose tree path `keep` accepts.
+fn read_matching(
+    shown: &Path,
+    roots: &[(PathBuf, String)],
+    shipped: bool,
+    keep: &dyn Fn(&str) -> bool,
 ) -> std::io::Result<Tree> {
     let mut hasher = Sha256::new();
     let mut files = Vec::new();
@@ -180,6 +215,9 @@ pub fn read_roots(
                 "" => rel(root, &p),
                 n => format!("{n}/{}", rel(root, &p)),
             };
+            if !keep(&path) {
+                continue;
+            }
             let size = std::fs::symlink_metadata(&p).map(|m| m.len()).unwrap_or(0);
             if size > FILE_BYTES {
                 skipped.push(format!(
@@ -213,5 +251,6 @@ pub fn read_roots(
         skipped,
         digest,
         shipped,
+        excluded: Vec::new(),
     })
 }
