@@ -18,7 +18,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> Result<u8, Failure> {
         )));
     }
     let session = common::session(cli, crate::session::Needs::BODIES)?;
-    common::warn_load_problems(cli, session.loaded());
+    refuse_a_partial_catalogue(session.loaded())?;
     let templates = common::templates(cli)?;
     let state = Arc::new(crate::serve::state::State::new(
         session,
@@ -45,6 +45,22 @@ pub fn run(cli: &Cli, args: &McpArgs) -> Result<u8, Failure> {
     };
     served.map_err(Failure::Message)?;
     Ok(super::EXIT_OK)
+}
+
+/// A catalogue that loaded with errors is not served: an agent would get answers from the
+/// checks that did load with nothing to tell them from a whole catalogue's (a search that
+/// misses a check left out looks like one that found nothing). The editor's language server
+/// is the place to work on a broken catalogue.
+fn refuse_a_partial_catalogue(loaded: &crate::load::Loaded) -> Result<(), Failure> {
+    let s = crate::diag::Summary::of(&loaded.diagnostics);
+    if s.errors == 0 {
+        return Ok(());
+    }
+    Err(Failure::Message(format!(
+        "the catalogue has {} error(s) while loading ({} check file(s) left out) and is not served incomplete; run `auditbook lint` and fix them",
+        s.errors,
+        loaded.catalogue.broken.len()
+    )))
 }
 
 /// `--listen`: a socket address on the loopback interface; any other is refused, since the

@@ -19,11 +19,27 @@ pub fn target(fence: &crate::confine::Fence, written: &str) -> Result<PathBuf, R
     if !(lower.ends_with(".yaml") || lower.ends_with(".yml")) {
         return Err(refuse("is not a .yaml or .yml file".into()));
     }
+    // Refused here rather than by the operating system, whose error text would reach the
+    // caller; a backslash is a separator on Windows and a name character here, so neither
+    // reading is guessed.
+    if written.contains('\0') {
+        return Err(refuse("holds a NUL character".into()));
+    }
+    if written.contains('\\') {
+        return Err(refuse("holds a backslash; separate folders with `/`".into()));
+    }
     let base = fence.base().to_path_buf();
-    let shown_fence = format!("the server's folder `{}`", base.display());
-    let path = fence
-        .resolve(&base, written)
-        .map_err(|e| refuse(e.reason(&shown_fence)))?;
+    // The folder is named by role, never by its absolute path: a refusal must not tell the
+    // caller where on the machine the server runs.
+    let shown_fence = "the server's folder";
+    let path = fence.resolve(&base, written).map_err(|e| {
+        refuse(match e {
+            crate::confine::Escape::Absolute => {
+                format!("is an absolute path; paths here are relative to {shown_fence}")
+            }
+            crate::confine::Escape::Outside => format!("leaves {shown_fence}"),
+        })
+    })?;
     let Some(dir) = path.parent() else {
         return Err(refuse("names no file".into()));
     };

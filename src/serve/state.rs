@@ -16,6 +16,9 @@ pub struct State {
     pub allow_probe: Vec<String>,
     /// Held while a writing tool reads and rewrites a file.
     pub writing: Mutex<()>,
+    /// Each check's id, title and text in lower case, by id, for `search_checks`: built on
+    /// start, so a search does not fold the whole catalogue's text again.
+    searchable: std::sync::OnceLock<std::collections::BTreeMap<String, String>>,
 }
 
 impl State {
@@ -26,14 +29,37 @@ impl State {
         root: &Path,
         allow_probe: Vec<String>,
     ) -> State {
-        State {
+        let state = State {
             session,
             templates,
             catalogue_shown,
             fence: crate::confine::Fence::new(root),
             allow_probe,
             writing: Mutex::new(()),
-        }
+            searchable: std::sync::OnceLock::new(),
+        };
+        // Built at start, while no client waits, so the first search is as quick as the rest.
+        state.searchable("");
+        state
+    }
+
+    /// The lower-case text a search matches a check's words against (empty for an id the
+    /// catalogue does not have).
+    pub fn searchable(&self, id: &str) -> &str {
+        self.searchable
+            .get_or_init(|| {
+                self.catalogue()
+                    .checks
+                    .iter()
+                    .map(|c| {
+                        let body = c.source.get().map(|t| t.as_ref()).unwrap_or("");
+                        let text = format!("{} {}\n{body}", c.id, c.title).to_lowercase();
+                        (c.id.to_string(), text)
+                    })
+                    .collect()
+            })
+            .get(id)
+            .map_or("", String::as_str)
     }
 
     pub fn catalogue(&self) -> &crate::model::Catalogue {

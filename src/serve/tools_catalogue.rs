@@ -199,11 +199,8 @@ fn search(state: &State, v: Value) -> Result<Done, Refusal> {
     if let Some(text) = a.text.as_deref() {
         let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
         checks.retain(|c| {
-            let body = c.source.get().map(|t| t.to_lowercase()).unwrap_or_default();
-            let head = format!("{} {}", c.id, c.title).to_lowercase();
-            words
-                .iter()
-                .all(|w| head.contains(w.as_str()) || body.contains(w.as_str()))
+            let text = state.searchable(&c.id);
+            words.iter().all(|w| text.contains(w.as_str()))
         });
     }
     let limit = a.limit.unwrap_or(SEARCH_LIMIT);

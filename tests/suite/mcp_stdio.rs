@@ -125,17 +125,32 @@ fn tools_are_listed_in_order_with_hints_and_schemas_and_refusals_say_how_to_fix_
 
     let text = refusal_text(&s.call("show_check", json!({})));
     assert!(text.contains("missing field `id`"), "{text}");
-    let text = refusal_text(&s.call("no_such_tool", json!({})));
+    // An unknown tool is a protocol error (no tool ran), naming the tools there are.
+    let unknown = s.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let text = unknown["error"]["message"].as_str().unwrap_or("");
     assert!(text.contains("search_checks"), "{text}");
     let text = refusal_text(&s.call("explain_code", json!({"code": "AB21"})));
     assert!(text.contains("did you mean"), "{text}");
 
-    for file in ["../escaped.yaml", "/tmp/escaped-by-mcp.yaml", "results.txt"] {
+    let real_root = root.canonicalize().unwrap().display().to_string();
+    for file in [
+        "../escaped.yaml",
+        "/tmp/escaped-by-mcp.yaml",
+        "results.txt",
+        "a\0b.yaml",
+        "..\\escaped.yaml",
+    ] {
         let r = s.call(
             "record_result",
             json!({"file": file, "check": "SEC-001", "status": "pass", "evidence": ["seen"]}),
         );
-        refusal_text(&r);
+        let text = refusal_text(&r);
+        // A refusal says what is wrong, never where on the machine the server's folder is.
+        assert!(!text.contains(&real_root), "{text}");
     }
     assert!(!tmp.path().join("escaped.yaml").exists());
     assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0);
@@ -154,4 +169,52 @@ fn tools_are_listed_in_order_with_hints_and_schemas_and_refusals_say_how_to_fix_
         written.contains("SEC-001:") && written.contains("status: fail"),
         "{written}"
     );
+}
+
+/// A copy of the clean fixture catalogue, with one check file that does not load when `broken`.
+fn fixture_catalogue(dir: &Path, broken: bool) -> std::path::PathBuf {
+    let cat = dir.join(if broken { "broken" } else { "whole" });
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clean");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(&from)
+        .arg(&cat)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    if broken {
+        std::fs::write(
+            cat.join("checks/ZZZ-999.md"),
+            "---\nid: ZZZ-999\ntitle: [unclosed\n---\n# broken\n",
+        )
+        .unwrap();
+    }
+    cat
+}
+
+#[test]
+fn a_catalogue_that_loads_with_errors_is_not_served_and_its_whole_twin_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |cat: &Path| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("auditbook"))
+            .arg("-C")
+            .arg(cat)
+            .args(["mcp", "--root"])
+            .arg(tmp.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&fixture_catalogue(tmp.path(), true));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is not served incomplete") && err.contains("auditbook lint"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing was served");
+    // The whole twin starts and, with stdin closed at once, ends without that refusal.
+    let out = run(&fixture_catalogue(tmp.path(), false));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("not served incomplete"), "{err}");
 }
