@@ -26,6 +26,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> Result<u8, Failure> {
         common::prefix(cli),
         &root,
         args.allow_probe.clone(),
+        super::output::eprint,
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -155,9 +155,18 @@ impl ServerHandler for Server {
         let name = request.name.to_string();
         let arguments = request.arguments;
         // The engine's work is synchronous; it runs off the transport's threads.
+        let log = self.state.log;
+        let called = request.name.to_string();
         let result = tokio::task::spawn_blocking(move || this.call(&name, arguments))
             .await
-            .map_err(|e| ErrorData::internal_error(format!("the tool stopped: {e}"), None))?;
+            .map_err(|e| {
+                // What stopped it stays in the server's log; the caller gets no internals.
+                log(&format!("auditbook mcp: the tool `{called}` stopped: {e}\n"));
+                ErrorData::internal_error(
+                    format!("the tool `{called}` stopped unexpectedly; the server's log has the cause"),
+                    None,
+                )
+            })?;
         Ok(result.into())
     }
 

@@ -16,6 +16,9 @@ pub struct State {
     pub allow_probe: Vec<String>,
     /// Held while a writing tool reads and rewrites a file.
     pub writing: Mutex<()>,
+    /// Where the server records what went wrong inside it (stderr, through `cli::output`):
+    /// the caller is told that something failed, this log what and why.
+    pub log: fn(&str),
     /// Each check's id, title and text in lower case, by id, for `search_checks`: built on
     /// start, so a search does not fold the whole catalogue's text again.
     searchable: std::sync::OnceLock<std::collections::BTreeMap<String, String>>,
@@ -28,6 +31,7 @@ impl State {
         catalogue_shown: String,
         root: &Path,
         allow_probe: Vec<String>,
+        log: fn(&str),
     ) -> State {
         let state = State {
             session,
@@ -36,6 +40,7 @@ impl State {
             fence: crate::confine::Fence::new(root),
             allow_probe,
             writing: Mutex::new(()),
+            log,
             searchable: std::sync::OnceLock::new(),
         };
         // Built at start, while no client waits, so the first search is as quick as the rest.

@@ -117,12 +117,14 @@ fn lines(v: &[String]) -> Vec<String> {
 
 fn write(state: &State, path: &Path, shown: &str, value: &Value) -> Result<(), Refusal> {
     crate::write::file(path, &merge::to_yaml(value)).map_err(|e| {
+        // The operating system's words can name the machine's folders: they go to the
+        // server's log, the caller learns that the write failed.
+        (state.log)(&format!("auditbook mcp: cannot write `{shown}`: {e}\n"));
         Refusal::new(
-            format!("cannot write `{shown}`: {e}"),
+            format!("cannot write `{shown}`; the server's log has the cause"),
             "name a file the server may write in its folder",
         )
     })?;
-    let _ = state;
     Ok(())
 }
 
