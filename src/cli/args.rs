@@ -219,6 +219,10 @@ pub struct McpArgs {
     /// The folder the writing tools may write in (default: the current folder)
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Offer the writing tools record_result and record_triage (phase 3), confined to --root;
+    /// without it every tool is read-only (phase 1)
+    #[arg(long = "allow-write")]
+    pub allow_write: bool,
     /// Serve Streamable HTTP at this loopback address (127.0.0.1:PORT or [::1]:PORT) instead of stdio
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,

@@ -1,4 +1,4 @@
-//! `auditbook mcp [--root DIR] [--listen 127.0.0.1:PORT] [--allow-probe TARGET…]`: the
+//! `auditbook mcp [--root DIR] [--allow-write] [--listen 127.0.0.1:PORT] [--allow-probe TARGET…]`: the
 //! catalogue and the audit as an MCP server. The catalogue is loaded once; the server in
 //! `crate::serve` answers until the client closes stdin (or, with --listen, until the process
 //! is stopped). Standard output carries the protocol and nothing else; notes go to stderr.
@@ -26,6 +26,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> Result<u8, Failure> {
         common::prefix(cli),
         &root,
         args.allow_probe.clone(),
+        args.allow_write,
         super::output::eprint,
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -43,7 +43,11 @@ impl Server {
     pub fn new(state: Arc<State>) -> Server {
         let mut tools = tools_catalogue::defs();
         tools.extend(tools_audit::defs());
-        tools.extend(tools_write::defs());
+        // The phases of a rollout, each opted into at start (ROADMAP.md): read-only by default,
+        // probing other servers with --allow-probe, writing with --allow-write.
+        if state.allow_write {
+            tools.extend(tools_write::defs());
+        }
         if !state.allow_probe.is_empty() {
             tools.extend(tools_probe::defs());
         }
@@ -114,12 +118,17 @@ impl ServerHandler for Server {
         )
         .with_instructions(format!(
             "The audit catalogue `{}` {} ({} checks), served by auditbook. Read checks with \
-             search_checks and show_check, decide what applies with applicability, record \
-             results with record_result and build the report with audit. The prompt \
-             audit_server walks through an audit.",
+             search_checks and show_check, decide what applies with applicability, {} and \
+             build the report with audit. The prompt audit_server walks through an audit.",
             cat.name(),
             cat.config.version.as_deref().unwrap_or("(no version)"),
-            cat.checks.len()
+            cat.checks.len(),
+            if self.state.allow_write {
+                "record results with record_result"
+            } else {
+                "write results into a results file (this server is read-only; started with \
+                 --allow-write it records them itself)"
+            }
         ))
     }
 

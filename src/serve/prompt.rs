@@ -33,9 +33,11 @@ whether it writes, where it is deployed; the format reference resource lists the
 2. Triage. Call `remaining_for_a_person` with the profile: these checks no probe observes. \
 Read each with `show_check` (or the resource auditbook://check/ID) and examine the server's \
 source, documentation and behaviour against its Verification and Pass Criteria sections. For a \
-scan signal, decide whether it is real and record it with `record_triage`.\n\
+scan signal, decide whether it is real and record it with `record_triage` (a server started \
+with --allow-write offers it; otherwise write the decision into the results file).\n\
 \n\
-3. Results. For every applicable check, record what you observed with `record_result` into \
+3. Results. For every applicable check, record what you observed with `record_result` (or, \
+on a read-only server, write it yourself) into \
 `{file}`: a status (pass, fail, partial, not_verified) and evidence lines that name files, \
 lines, commands and their output. Record gaps for fail and partial.\n\
 \n\

@@ -14,6 +14,8 @@ pub struct State {
     pub fence: crate::confine::Fence,
     /// Probe targets `probe_target` may reach (empty: the tool is not offered).
     pub allow_probe: Vec<String>,
+    /// Whether the writing tools are offered (`--allow-write`).
+    pub allow_write: bool,
     /// Held while a writing tool reads and rewrites a file.
     pub writing: Mutex<()>,
     /// Where the server records what went wrong inside it (stderr, through `cli::output`):
@@ -31,6 +33,7 @@ impl State {
         catalogue_shown: String,
         root: &Path,
         allow_probe: Vec<String>,
+        allow_write: bool,
         log: fn(&str),
     ) -> State {
         let state = State {
@@ -39,6 +42,7 @@ impl State {
             catalogue_shown,
             fence: crate::confine::Fence::new(root),
             allow_probe,
+            allow_write,
             writing: Mutex::new(()),
             log,
             searchable: std::sync::OnceLock::new(),

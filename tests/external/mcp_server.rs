@@ -194,6 +194,7 @@ fn http_server(f: &Folders) -> (Server, String) {
     let mut cmd = Command::new(binary());
     cmd.current_dir(&f.root).arg("-C").arg(catalogue()).args([
         "mcp",
+        "--allow-write",
         "--listen",
         &format!("127.0.0.1:{port}"),
     ]);

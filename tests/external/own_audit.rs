@@ -39,7 +39,7 @@ fn auditbook_mcp_audits_itself_completely_with_the_machines_evidence() {
     std::fs::copy(root().join("examples/auditbook-mcp.results.yaml"), &results)
         .unwrap_or_else(|e| panic!("{e}"));
     let server = format!(
-        "{} -C {} mcp",
+        "{} -C {} mcp --allow-write",
         assert_cmd::cargo::cargo_bin("auditbook").display(),
         catalogue().display()
     );

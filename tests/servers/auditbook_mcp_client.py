@@ -136,7 +136,7 @@ def main():
     if sys.argv[1] == "--stdio":
         binary, catalogue, root = sys.argv[2:5]
         server = StdioServerParameters(
-            command=binary, args=["-C", catalogue, "mcp", "--root", root], cwd=root
+            command=binary, args=["-C", catalogue, "mcp", "--allow-write", "--root", root], cwd=root
         )
     else:
         server = sys.argv[2]

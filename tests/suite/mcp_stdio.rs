@@ -17,11 +17,17 @@ struct Session {
 
 impl Session {
     fn start(root: &Path) -> Session {
+        Session::start_with(root, &["--allow-write"])
+    }
+
+    fn start_with(root: &Path, flags: &[&str]) -> Session {
         let catalogue = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("auditbook"));
         cmd.arg("-C")
             .arg(&catalogue)
-            .args(["mcp", "--root"])
+            .arg("mcp")
+            .args(flags)
+            .arg("--root")
             .arg(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -217,4 +223,37 @@ fn a_catalogue_that_loads_with_errors_is_not_served_and_its_whole_twin_is() {
     let out = run(&fixture_catalogue(tmp.path(), false));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("not served incomplete"), "{err}");
+}
+
+#[test]
+fn without_allow_write_every_tool_is_read_only_and_the_writing_ones_are_not_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = Session::start_with(tmp.path(), &[]);
+    let list = s.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 9, "{list}");
+    for t in tools {
+        assert_eq!(t["annotations"]["readOnlyHint"], true, "{t}");
+        assert_eq!(t["annotations"]["destructiveHint"], false, "{t}");
+    }
+    let r = s.request(
+        "tools/call",
+        json!({"name": "record_result", "arguments": {"file": "r.yaml", "check": "SEC-001", "status": "pass", "evidence": ["seen"]}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    // The same server with --allow-write lists the two writing tools beside them.
+    let mut w = Session::start_with(tmp.path(), &["--allow-write"]);
+    let list = w.request("tools/list", json!({}));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"record_result") && names.contains(&"record_triage"),
+        "{names:?}"
+    );
+    assert_eq!(names.len(), 11);
 }

@@ -247,6 +247,8 @@ const EVIDENCE: &[&str] = &[
     "ast_grep_core",
     "ast_grep_config",
     "ast_grep_language",
+    "aho_corasick",
+    "regex_syntax",
     "pep508_rs",
     "toml",
     "base64",
