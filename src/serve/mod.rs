@@ -10,6 +10,7 @@ mod confine;
 mod http;
 mod prompt;
 mod resources;
+pub mod idempotency;
 pub mod state;
 mod tool;
 mod tools_audit;

@@ -36,8 +36,9 @@ source, documentation and behaviour against its Verification and Pass Criteria s
 scan signal, decide whether it is real and record it with `record_triage` (a server started \
 with --allow-write offers it; otherwise write the decision into the results file).\n\
 \n\
-3. Results. For every applicable check, record what you observed with `record_result` (or, \
-on a read-only server, write it yourself) into \
+3. Results. For every applicable check, record what you observed with `record_result` (a new \
+`idempotency_key` for each write, the same one only to retry it; on a read-only server, write it \
+yourself) into \
 `{file}`: a status (pass, fail, partial, not_verified) and evidence lines that name files, \
 lines, commands and their output. Record gaps for fail and partial.\n\
 \n\

@@ -18,6 +18,8 @@ pub struct State {
     pub allow_write: bool,
     /// Held while a writing tool reads and rewrites a file.
     pub writing: Mutex<()>,
+    /// The writing tools' idempotency keys (`idempotency`).
+    pub keys: super::idempotency::Keys,
     /// Where the server records what went wrong inside it (stderr, through `cli::output`):
     /// the caller is told that something failed, this log what and why.
     pub log: fn(&str),
@@ -44,6 +46,7 @@ impl State {
             allow_probe,
             allow_write,
             writing: Mutex::new(()),
+            keys: Default::default(),
             log,
             searchable: std::sync::OnceLock::new(),
         };

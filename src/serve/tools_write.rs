@@ -1,5 +1,8 @@
 //! The tools that write: a check's result and a triage decision, each into a results file
-//! inside the server's folder (see `confine`), through `crate::write`.
+//! inside the server's folder (see `confine`), through `crate::write`. Each call carries an
+//! idempotency key (`idempotency`): a retried call writes nothing twice. Each answer holds what
+//! the write replaced (`replaced`, `null` when nothing was there), and recording that again
+//! restores it: the write's compensating action.
 
 use super::state::State;
 use super::tool::{self, args, output, Def, Done, Hints, Refusal};
@@ -11,8 +14,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// Writes one entry of a file in the server's folder; the same call twice leaves the same
-/// file, and it replaces what was recorded for that entry before.
+/// Writes one entry of a file in the server's folder; the same key twice writes once, and it
+/// replaces what was recorded for that entry before (the answer returns it).
 const WRITES_AN_ENTRY: Hints = Hints {
     read_only: false,
     destructive: true,
@@ -25,7 +28,7 @@ pub fn defs() -> Vec<Def> {
         Def {
             name: "record_result",
             title: "Record a check's result",
-            description: "Record what a person observed for one check (status and evidence lines, gaps if any) in a results file inside the server's folder, replacing that check's earlier result in the file. Other results in the file are kept.",
+            description: "Record what a person observed for one check (status and evidence lines, gaps if any) in a results file inside the server's folder, replacing that check's earlier result in the file; the answer's `replaced` is that earlier result (null if none), and recording it again restores it. Other results in the file are kept. `idempotency_key` names this write: retrying with the same key and arguments writes nothing again and answers the same.",
             hints: WRITES_AN_ENTRY,
             input: tool::schema_of::<ResultArgs>,
             output: written_schema,
@@ -34,7 +37,7 @@ pub fn defs() -> Vec<Def> {
         Def {
             name: "record_triage",
             title: "Record a triage decision",
-            description: "Decide a scan signal of a check (the finding's fingerprint as the evidence shows it, `#` and twelve hex digits): real or a false positive, and why. Written to the `triage:` list of a results file inside the server's folder; the next scan applies it.",
+            description: "Decide a scan signal of a check (the finding's fingerprint as the evidence shows it, `#` and twelve hex digits): real or a false positive, and why. Written to the `triage:` list of a results file inside the server's folder; the next scan applies it. The answer's `replaced` is the earlier decision on that finding (null if none). `idempotency_key` names this write: retrying with the same key and arguments writes nothing again and answers the same.",
             hints: WRITES_AN_ENTRY,
             input: tool::schema_of::<TriageArgs>,
             output: written_schema,
@@ -49,14 +52,19 @@ fn written_schema() -> Map<String, Value> {
             "file": {"type": "string"},
             "check": {"type": "string"},
             "recorded": {"type": "object"},
+            "replaced": {"type": ["object", "null"]},
+            "replayed": {"type": "boolean"},
         }),
-        &["file", "check", "recorded"],
+        &["file", "check", "recorded", "replaced", "replayed"],
     )
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ResultArgs {
+    /// Names this write (e.g. a UUID); the same key again, with the same arguments, is a retry
+    /// that writes nothing twice
+    idempotency_key: String,
     /// The results file, relative to the server's folder (e.g. `results.yaml`)
     file: String,
     /// The check id, e.g. `SEC-001`
@@ -69,9 +77,12 @@ struct ResultArgs {
     gaps: Option<Vec<String>>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct TriageArgs {
+    /// Names this write (e.g. a UUID); the same key again, with the same arguments, is a retry
+    /// that writes nothing twice
+    idempotency_key: String,
     /// The results file, relative to the server's folder (e.g. `results.yaml`)
     file: String,
     /// The check whose signal is decided
@@ -128,8 +139,23 @@ fn write(state: &State, path: &Path, shown: &str, value: &Value) -> Result<(), R
     Ok(())
 }
 
+/// The call a key stands for: the tool and its arguments without the key.
+fn call_of(tool: &str, args: &impl std::fmt::Debug, key: &str) -> String {
+    format!("{tool} {args:?}").replacen(&format!("{key:?}"), "", 1)
+}
+
+/// The answer a retried call gets again, marked as replayed.
+fn replayed(mut answer: Value) -> Done {
+    answer["replayed"] = json!(true);
+    Done::value(answer)
+}
+
 fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: ResultArgs = args("record_result", v)?;
+    let call = call_of("record_result", &a, &a.idempotency_key);
+    if let Some(answer) = state.keys.replay(&a.idempotency_key, &call)? {
+        return Ok(replayed(answer));
+    }
     let path = super::confine::target(&state.fence, &a.file)?;
     known_check(state, &a.check)?;
     let Some(status) = Status::parse(a.status.trim()) else {
@@ -161,18 +187,30 @@ fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
         "evidence": evidence,
         "gaps": gaps,
     });
-    results.insert(a.check.clone(), entry.clone());
+    let replaced = results
+        .insert(a.check.clone(), entry.clone())
+        .unwrap_or(Value::Null);
     top.insert("results".into(), Value::Object(results));
     write(state, &path, &shown, &Value::Object(top))?;
-    Ok(Done::value(json!({
+    let answer = json!({
         "file": shown,
         "check": a.check,
         "recorded": entry,
-    })))
+        "replaced": replaced,
+        "replayed": false,
+    });
+    state
+        .keys
+        .remember(&a.idempotency_key, call, answer.clone());
+    Ok(Done::value(answer))
 }
 
 fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: TriageArgs = args("record_triage", v)?;
+    let call = call_of("record_triage", &a, &a.idempotency_key);
+    if let Some(answer) = state.keys.replay(&a.idempotency_key, &call)? {
+        return Ok(replayed(answer));
+    }
     let path = super::confine::target(&state.fence, &a.file)?;
     known_check(state, &a.check)?;
     let finding = a.finding.trim().trim_start_matches('#').to_string();
@@ -211,9 +249,24 @@ fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
         decided: crate::model::date::today(),
     };
     let _guard = state.writing.lock().unwrap_or_else(|p| p.into_inner());
-    let value = triage::record(existing(&path, &shown)?, &decision);
+    let before = existing(&path, &shown)?;
+    let replaced = before
+        .get("triage")
+        .and_then(Value::as_array)
+        .and_then(|list| {
+            list.iter().find(|x| {
+                x.get("check").and_then(Value::as_str) == Some(decision.check.as_str())
+                    && x.get("finding")
+                        .and_then(Value::as_str)
+                        .map(|f| f.trim_start_matches('#'))
+                        == Some(decision.finding.as_str())
+            })
+        })
+        .cloned()
+        .unwrap_or(Value::Null);
+    let value = triage::record(before, &decision);
     write(state, &path, &shown, &value)?;
-    Ok(Done::value(json!({
+    let answer = json!({
         "file": shown,
         "check": a.check,
         "recorded": {
@@ -223,5 +276,11 @@ fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
             "until": decision.until,
             "decided": decision.decided,
         },
-    })))
+        "replaced": replaced,
+        "replayed": false,
+    });
+    state
+        .keys
+        .remember(&a.idempotency_key, call, answer.clone());
+    Ok(Done::value(answer))
 }

@@ -11,6 +11,7 @@ mod ci_formats;
 mod collect_packages;
 mod fleet_manifests;
 mod lsp_neovim;
+mod mcp_confined;
 mod mcp_conformance;
 mod mcp_server;
 mod own_audit;

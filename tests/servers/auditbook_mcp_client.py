@@ -79,6 +79,7 @@ async def drive(server):
         for name, where in writes.items():
             arguments = dict(
                 where,
+                idempotency_key=f"write-{name}",
                 check="ARCH-001",
                 status="pass",
                 evidence=["tool names are snake_case"],
@@ -88,6 +89,7 @@ async def drive(server):
             await client.call_tool(
                 "record_triage",
                 {
+                    "idempotency_key": "triage-1",
                     "file": "results.yaml",
                     "check": "ARCH-001",
                     "finding": "#a1b2c3d4e5f6",

@@ -152,7 +152,7 @@ fn tools_are_listed_in_order_with_hints_and_schemas_and_refusals_say_how_to_fix_
     ] {
         let r = s.call(
             "record_result",
-            json!({"file": file, "check": "SEC-001", "status": "pass", "evidence": ["seen"]}),
+            json!({"idempotency_key": file, "file": file, "check": "SEC-001", "status": "pass", "evidence": ["seen"]}),
         );
         let text = refusal_text(&r);
         // A refusal says what is wrong, never where on the machine the server's folder is.
@@ -162,19 +162,65 @@ fn tools_are_listed_in_order_with_hints_and_schemas_and_refusals_say_how_to_fix_
     assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0);
     let r = s.call(
         "record_result",
-        json!({"file": "results.yaml", "check": "SEC-001", "status": "pass", "evidence": []}),
+        json!({"idempotency_key": "k0", "file": "results.yaml", "check": "SEC-001", "status": "pass", "evidence": []}),
     );
     assert!(refusal_text(&r).contains("needs evidence"));
     let r = s.call(
         "record_result",
-        json!({"file": "results.yaml", "check": "SEC-001", "status": "fail", "evidence": ["token in a log line"], "gaps": ["redact it"]}),
+        json!({"idempotency_key": "k1", "file": "results.yaml", "check": "SEC-001", "status": "fail", "evidence": ["token in a log line"], "gaps": ["redact it"]}),
     );
     assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(r["structuredContent"]["replaced"], Value::Null, "{r}");
     let written = std::fs::read_to_string(root.join("results.yaml")).unwrap();
     assert!(
         written.contains("SEC-001:") && written.contains("status: fail"),
         "{written}"
     );
+}
+
+#[test]
+fn a_retried_write_writes_once_a_reused_key_is_refused_and_a_replaced_result_can_be_restored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = Session::start(tmp.path());
+    let file = tmp.path().join("r.yaml");
+    let first = json!({"idempotency_key": "k-1", "file": "r.yaml", "check": "SEC-001", "status": "fail", "evidence": ["token in a log line"]});
+    let r = s.call("record_result", first.clone());
+    assert_eq!(r["structuredContent"]["replayed"], false, "{r}");
+    // The retry answers the same and has no new side effect: the file removed in between is
+    // not written again.
+    std::fs::remove_file(&file).unwrap();
+    let again = s.call("record_result", first.clone());
+    assert_eq!(again["structuredContent"]["replayed"], true, "{again}");
+    assert_eq!(
+        again["structuredContent"]["recorded"],
+        r["structuredContent"]["recorded"]
+    );
+    assert!(!file.exists(), "a retry wrote again");
+    // The same key for another write is refused; nothing is written.
+    let mut other = first.clone();
+    other["status"] = json!("pass");
+    let text = refusal_text(&s.call("record_result", other));
+    assert!(text.contains("was used for another write"), "{text}");
+    assert!(!file.exists());
+    // A new key writes; replacing answers with what was there, and recording that restores it.
+    let r1 = s.call("record_result", json!({"idempotency_key": "k-2", "file": "r.yaml", "check": "SEC-001", "status": "fail", "evidence": ["token in a log line"], "gaps": ["redact it"]}));
+    assert_eq!(r1["structuredContent"]["replaced"], Value::Null, "{r1}");
+    let r2 = s.call("record_result", json!({"idempotency_key": "k-3", "file": "r.yaml", "check": "SEC-001", "status": "pass", "evidence": ["redacted"]}));
+    let old = r2["structuredContent"]["replaced"].clone();
+    assert_eq!(old["status"], "fail", "{r2}");
+    let restore = s.call("record_result", json!({"idempotency_key": "k-4", "file": "r.yaml", "check": "SEC-001", "status": old["status"], "evidence": old["evidence"], "gaps": old["gaps"]}));
+    assert_eq!(restore["isError"], false, "{restore}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("status: fail") && text.contains("redact it"),
+        "{text}"
+    );
+    // A key is required.
+    let text = refusal_text(&s.call(
+        "record_result",
+        json!({"file": "r.yaml", "check": "SEC-001", "status": "pass", "evidence": ["x"]}),
+    ));
+    assert!(text.contains("idempotency_key"), "{text}");
 }
 
 /// A copy of the clean fixture catalogue, with one check file that does not load when `broken`.
@@ -238,7 +284,7 @@ fn without_allow_write_every_tool_is_read_only_and_the_writing_ones_are_not_ther
     }
     let r = s.request(
         "tools/call",
-        json!({"name": "record_result", "arguments": {"file": "r.yaml", "check": "SEC-001", "status": "pass", "evidence": ["seen"]}}),
+        json!({"name": "record_result", "arguments": {"idempotency_key": "k", "file": "r.yaml", "check": "SEC-001", "status": "pass", "evidence": ["seen"]}}),
     );
     assert_eq!(r["error"]["code"], -32602, "{r}");
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
