@@ -5,7 +5,6 @@
 //! `KEPT` in the server's memory, so a restarted server has forgotten them; a retry then writes
 //! the same entry once more, which leaves the file as it was.
 
-use super::tool::Refusal;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -17,6 +16,13 @@ pub const KEPT: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The longest key accepted.
 const LONGEST: usize = 128;
+
+/// Why a key cannot be used: what is wrong and how to fix the call (the tool turns it into
+/// its refusal; this module stays below the tools, which depend on the state that holds it).
+pub struct Unusable {
+    pub what: String,
+    pub fix: &'static str,
+}
 
 struct Entry {
     at: Instant,
@@ -34,20 +40,20 @@ pub struct Keys {
 impl Keys {
     /// The answer to give again for `key`, when it was used before for the same `call`; a
     /// refusal when it was used for another call; `None` for a key not seen (or forgotten).
-    pub fn replay(&self, key: &str, call: &str) -> Result<Option<Value>, Refusal> {
+    pub fn replay(&self, key: &str, call: &str) -> Result<Option<Value>, Unusable> {
         valid(key)?;
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         seen.retain(|_, e| e.at.elapsed() < KEPT);
         match seen.get(key) {
             None => Ok(None),
             Some(e) if e.call == call => Ok(Some(e.answer.clone())),
-            Some(_) => Err(Refusal::new(
-                format!(
+            Some(_) => Err(Unusable {
+                what: format!(
                     "the idempotency key `{}` was used for another write",
                     crate::confine::shown_path(key)
                 ),
-                "give each intended write a key of its own; repeat a key only to retry the very same call",
-            )),
+                fix: "give each intended write a key of its own; repeat a key only to retry the very same call",
+            }),
         }
     }
 
@@ -65,13 +71,13 @@ impl Keys {
     }
 }
 
-fn valid(key: &str) -> Result<(), Refusal> {
+fn valid(key: &str) -> Result<(), Unusable> {
     let k = key.trim();
     if k.is_empty() || k.len() > LONGEST || k.chars().any(char::is_control) {
-        return Err(Refusal::new(
-            "`idempotency_key` must be 1 to 128 printable characters",
-            "give a key that names this one write, e.g. a UUID, and the same key when you retry it",
-        ));
+        return Err(Unusable {
+            what: "`idempotency_key` must be 1 to 128 printable characters".into(),
+            fix: "give a key that names this one write, e.g. a UUID, and the same key when you retry it",
+        });
     }
     Ok(())
 }

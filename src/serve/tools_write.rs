@@ -153,7 +153,10 @@ fn replayed(mut answer: Value) -> Done {
 fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: ResultArgs = args("record_result", v)?;
     let call = call_of("record_result", &a, &a.idempotency_key);
-    if let Some(answer) = state.keys.replay(&a.idempotency_key, &call)? {
+    if let Some(answer) = state
+        .keys
+        .replay(&a.idempotency_key, &call)
+        .map_err(|u| Refusal::new(u.what, u.fix))? {
         return Ok(replayed(answer));
     }
     let path = super::confine::target(&state.fence, &a.file)?;
@@ -208,7 +211,10 @@ fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
 fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: TriageArgs = args("record_triage", v)?;
     let call = call_of("record_triage", &a, &a.idempotency_key);
-    if let Some(answer) = state.keys.replay(&a.idempotency_key, &call)? {
+    if let Some(answer) = state
+        .keys
+        .replay(&a.idempotency_key, &call)
+        .map_err(|u| Refusal::new(u.what, u.fix))? {
         return Ok(replayed(answer));
     }
     let path = super::confine::target(&state.fence, &a.file)?;
