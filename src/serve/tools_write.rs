@@ -144,21 +144,35 @@ fn call_of(tool: &str, args: &impl std::fmt::Debug, key: &str) -> String {
     format!("{tool} {args:?}").replacen(&format!("{key:?}"), "", 1)
 }
 
-/// The answer a retried call gets again, marked as replayed.
-fn replayed(mut answer: Value) -> Done {
-    answer["replayed"] = json!(true);
-    Done::value(answer)
+/// Write once per idempotency key: the first call runs `write` and its answer is kept; a retry
+/// of the same call gets that answer again, marked as replayed, and writes nothing.
+fn once(
+    state: &State,
+    call: String,
+    key: &str,
+    write: impl FnOnce() -> Result<Value, Refusal>,
+) -> Result<Done, Refusal> {
+    let seen = state
+        .keys
+        .replay(key, &call)
+        .map_err(|u| Refusal::new(u.what, u.fix))?;
+    if let Some(mut answer) = seen {
+        answer["replayed"] = json!(true);
+        return Ok(Done::value(answer));
+    }
+    let answer = write()?;
+    state.keys.remember(key, call, answer.clone());
+    Ok(Done::value(answer))
 }
 
 fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: ResultArgs = args("record_result", v)?;
-    let call = call_of("record_result", &a, &a.idempotency_key);
-    if let Some(answer) = state
-        .keys
-        .replay(&a.idempotency_key, &call)
-        .map_err(|u| Refusal::new(u.what, u.fix))? {
-        return Ok(replayed(answer));
-    }
+    once(state, call_of("record_result", &a, &a.idempotency_key), &a.idempotency_key, || {
+        write_result(state, &a)
+    })
+}
+
+fn write_result(state: &State, a: &ResultArgs) -> Result<Value, Refusal> {
     let path = super::confine::target(&state.fence, &a.file)?;
     known_check(state, &a.check)?;
     let Some(status) = Status::parse(a.status.trim()) else {
@@ -195,28 +209,23 @@ fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
         .unwrap_or(Value::Null);
     top.insert("results".into(), Value::Object(results));
     write(state, &path, &shown, &Value::Object(top))?;
-    let answer = json!({
+    Ok(json!({
         "file": shown,
         "check": a.check,
         "recorded": entry,
         "replaced": replaced,
         "replayed": false,
-    });
-    state
-        .keys
-        .remember(&a.idempotency_key, call, answer.clone());
-    Ok(Done::value(answer))
+    }))
 }
 
 fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: TriageArgs = args("record_triage", v)?;
-    let call = call_of("record_triage", &a, &a.idempotency_key);
-    if let Some(answer) = state
-        .keys
-        .replay(&a.idempotency_key, &call)
-        .map_err(|u| Refusal::new(u.what, u.fix))? {
-        return Ok(replayed(answer));
-    }
+    once(state, call_of("record_triage", &a, &a.idempotency_key), &a.idempotency_key, || {
+        write_triage(state, &a)
+    })
+}
+
+fn write_triage(state: &State, a: &TriageArgs) -> Result<Value, Refusal> {
     let path = super::confine::target(&state.fence, &a.file)?;
     known_check(state, &a.check)?;
     let finding = a.finding.trim().trim_start_matches('#').to_string();
@@ -272,7 +281,7 @@ fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
         .unwrap_or(Value::Null);
     let value = triage::record(before, &decision);
     write(state, &path, &shown, &value)?;
-    let answer = json!({
+    Ok(json!({
         "file": shown,
         "check": a.check,
         "recorded": {
@@ -284,9 +293,5 @@ fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
         },
         "replaced": replaced,
         "replayed": false,
-    });
-    state
-        .keys
-        .remember(&a.idempotency_key, call, answer.clone());
-    Ok(Done::value(answer))
+    }))
 }
