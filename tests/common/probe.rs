@@ -160,3 +160,20 @@ pub fn scripted_http(defects: &str) -> (Server, String) {
         .args(["--http", &port.to_string(), "--defects", defects]);
     (listening(cmd, port), format!("http://127.0.0.1:{port}/mcp"))
 }
+
+/// Run the official conformance suite's server scenarios against `url`, results under `out`;
+/// `select` chooses them (`["--scenario", NAME]` or `["--requirements", REVISION]`). The suite
+/// exits non-zero when a check fails: the results it writes are what a test judges.
+pub fn conformance_suite(url: &str, select: &[&str], out: &Path) {
+    let (node, script) = super::prereq::conformance();
+    let _ = Command::new(&node)
+        .arg(&script)
+        .args(["server", "--url", url])
+        .args(select)
+        .arg("-o")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the conformance suite: {e}"));
+}

@@ -163,17 +163,7 @@ fn scenario_of(folder: &str) -> String {
 
 /// Run the scenarios `revision` requires against `url`; every check of every scenario.
 fn run_suite(revision: &str, url: &str, out: &Path) -> Vec<Seen> {
-    let (node, script) = common::prereq::conformance();
-    let status = std::process::Command::new(&node)
-        .arg(&script)
-        .args(["server", "--url", url, "--requirements", revision, "-o"])
-        .arg(out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run the conformance suite: {e}"));
-    // The suite exits non-zero when any check fails; the checks are what is judged.
-    let _ = status;
+    common::probe::conformance_suite(url, &["--requirements", revision], out);
     let mut seen = Vec::new();
     for e in std::fs::read_dir(out).unwrap_or_else(|e| panic!("no suite results: {e}")) {
         let dir = e.unwrap().path();
