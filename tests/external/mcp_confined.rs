@@ -8,6 +8,7 @@ use crate::common;
 use common::probe::{catalogue, root};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The README's command line, between `bwrap` and `--`.
@@ -80,9 +81,21 @@ fn the_readme_confined_start_runs_the_server_unprivileged_on_a_read_only_root() 
         .into_iter()
         .map(|o| o.replace("$PWD", &tmp.path().display().to_string()))
         .collect();
-    cmd.args(&options)
-        .arg("--")
-        .arg(assert_cmd::cargo::cargo_bin("auditbook"))
+    cmd.args(&options);
+    // The README's `--tmpfs /tmp` hides whatever lies under /tmp: a checkout there (CI's, a
+    // fresh clone's) has its binary and the catalogue's repository bound back read-only, as
+    // the README says.
+    let binary = assert_cmd::cargo::cargo_bin("auditbook");
+    for p in [binary.parent().map(Path::to_path_buf), Some(root())]
+        .into_iter()
+        .flatten()
+    {
+        if p.starts_with("/tmp") {
+            cmd.arg("--ro-bind").arg(&p).arg(&p);
+        }
+    }
+    cmd.arg("--")
+        .arg(&binary)
         .arg("-C")
         .arg(catalogue())
         .args(["mcp", "--allow-write", "--root"])
