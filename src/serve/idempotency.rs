@@ -38,36 +38,44 @@ pub struct Keys {
 }
 
 impl Keys {
-    /// The answer to give again for `key`, when it was used before for the same `call`; a
-    /// refusal when it was used for another call; `None` for a key not seen (or forgotten).
-    pub fn replay(&self, key: &str, call: &str) -> Result<Option<Value>, Unusable> {
+    /// Run `write` once for `key`: a key not seen (or forgotten) runs it and keeps its answer
+    /// (`false`: not replayed); a key used before for the same `call` gives that answer again
+    /// (`true`) and writes nothing; a key used for another call is refused. The keys stay
+    /// locked from the look-up to the keeping, so two concurrent calls with one new key cannot
+    /// both write. A write that fails is not kept, and its retry writes.
+    pub fn once<E>(
+        &self,
+        key: &str,
+        call: String,
+        write: impl FnOnce() -> Result<Value, E>,
+    ) -> Result<Result<(Value, bool), E>, Unusable> {
         valid(key)?;
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         seen.retain(|_, e| e.at.elapsed() < KEPT);
         match seen.get(key) {
-            None => Ok(None),
-            Some(e) if e.call == call => Ok(Some(e.answer.clone())),
-            Some(_) => Err(Unusable {
-                what: format!(
-                    "the idempotency key `{}` was used for another write",
-                    crate::confine::shown_path(key)
-                ),
-                fix: "give each intended write a key of its own; repeat a key only to retry the very same call",
-            }),
+            None => {}
+            Some(e) if e.call == call => return Ok(Ok((e.answer.clone(), true))),
+            Some(_) => {
+                return Err(Unusable {
+                    what: format!(
+                        "the idempotency key `{}` was used for another write",
+                        crate::confine::shown_path(key)
+                    ),
+                    fix: "give each intended write a key of its own; repeat a key only to retry the very same call",
+                })
+            }
         }
-    }
-
-    /// Remember the answer of the call `key` names.
-    pub fn remember(&self, key: &str, call: String, answer: Value) {
-        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        seen.insert(
-            key.to_string(),
-            Entry {
-                at: Instant::now(),
-                call,
-                answer,
-            },
-        );
+        Ok(write().map(|answer| {
+            seen.insert(
+                key.to_string(),
+                Entry {
+                    at: Instant::now(),
+                    call,
+                    answer: answer.clone(),
+                },
+            );
+            (answer, false)
+        }))
     }
 }
 
@@ -90,13 +98,55 @@ mod tests {
     #[test]
     fn a_key_replays_its_own_call_and_refuses_another() {
         let k = Keys::default();
-        assert_eq!(k.replay("k1", "a").ok().flatten(), None);
-        k.remember("k1", "a".into(), json!({"n": 1}));
-        assert_eq!(k.replay("k1", "a").ok().flatten(), Some(json!({"n": 1})));
-        assert!(k.replay("k1", "b").is_err());
-        assert_eq!(k.replay("k2", "b").ok().flatten(), None);
-        assert!(k.replay("", "a").is_err());
-        assert!(k.replay("a\u{7}", "a").is_err());
+        let mut writes = 0;
+        let mut run = |key: &str, call: &str| {
+            k.once(key, call.into(), || -> Result<Value, ()> {
+                writes += 1;
+                Ok(json!({"n": writes}))
+            })
+            .ok()
+            .and_then(Result::ok)
+        };
+        assert_eq!(run("k1", "a"), Some((json!({"n": 1}), false)));
+        assert_eq!(run("k1", "a"), Some((json!({"n": 1}), true)));
+        assert_eq!(run("k1", "b"), None);
+        assert_eq!(run("k2", "b"), Some((json!({"n": 2}), false)));
+        assert_eq!(run("", "a"), None);
+        assert_eq!(run("a\u{7}", "a"), None);
+        assert_eq!(writes, 2);
         assert!(KEPT >= Duration::from_secs(4 * 3600) && KEPT <= Duration::from_secs(48 * 3600));
+    }
+
+    #[test]
+    fn concurrent_calls_with_one_new_key_write_once() {
+        let k = Keys::default();
+        let writes = std::sync::atomic::AtomicUsize::new(0);
+        let replays = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    let r = k.once("k", "a".into(), || -> Result<Value, ()> {
+                        writes.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        // A write slow enough for the other calls to arrive meanwhile.
+                        std::thread::sleep(Duration::from_millis(20));
+                        Ok(json!(1))
+                    });
+                    if matches!(r, Ok(Ok((_, true)))) {
+                        replays.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    }
+                });
+            }
+        });
+        assert_eq!(writes.into_inner(), 1);
+        assert_eq!(replays.into_inner(), 7);
+    }
+
+    #[test]
+    fn a_failed_write_is_not_kept_and_its_retry_writes() {
+        let k = Keys::default();
+        let failed = k.once("k", "a".into(), || Err::<Value, &str>("disk full"));
+        assert!(matches!(failed, Ok(Err("disk full"))));
+        let retried = k.once("k", "a".into(), || Ok::<Value, &str>(json!(1)));
+        assert!(matches!(retried, Ok(Ok((_, false)))));
     }
 }

@@ -25,7 +25,7 @@ pub struct State {
     pub log: fn(&str),
     /// Each check's id, title and text in lower case, by id, for `search_checks`: built on
     /// start, so a search does not fold the whole catalogue's text again.
-    searchable: std::sync::OnceLock<std::collections::BTreeMap<String, String>>,
+    searchable: std::collections::BTreeMap<String, String>,
 }
 
 impl State {
@@ -38,7 +38,18 @@ impl State {
         allow_write: bool,
         log: fn(&str),
     ) -> State {
-        let state = State {
+        // Folded at start, while no client waits, so the first search is as quick as the rest.
+        let searchable = session
+            .catalogue()
+            .checks
+            .iter()
+            .map(|c| {
+                let body = c.source.get().map(|t| t.as_ref()).unwrap_or("");
+                let text = format!("{} {}\n{body}", c.id, c.title).to_lowercase();
+                (c.id.to_string(), text)
+            })
+            .collect();
+        State {
             session,
             templates,
             catalogue_shown,
@@ -48,30 +59,14 @@ impl State {
             writing: Mutex::new(()),
             keys: Default::default(),
             log,
-            searchable: std::sync::OnceLock::new(),
-        };
-        // Built at start, while no client waits, so the first search is as quick as the rest.
-        state.searchable("");
-        state
+            searchable,
+        }
     }
 
     /// The lower-case text a search matches a check's words against (empty for an id the
     /// catalogue does not have).
     pub fn searchable(&self, id: &str) -> &str {
-        self.searchable
-            .get_or_init(|| {
-                self.catalogue()
-                    .checks
-                    .iter()
-                    .map(|c| {
-                        let body = c.source.get().map(|t| t.as_ref()).unwrap_or("");
-                        let text = format!("{} {}\n{body}", c.id, c.title).to_lowercase();
-                        (c.id.to_string(), text)
-                    })
-                    .collect()
-            })
-            .get(id)
-            .map_or("", String::as_str)
+        self.searchable.get(id).map_or("", String::as_str)
     }
 
     pub fn catalogue(&self) -> &crate::model::Catalogue {

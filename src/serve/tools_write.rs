@@ -10,7 +10,7 @@ use crate::audit::results::Status;
 use crate::evidence::merge;
 use crate::evidence::scan::triage;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
@@ -59,7 +59,7 @@ fn written_schema() -> Map<String, Value> {
     )
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ResultArgs {
     /// Names this write (e.g. a UUID); the same key again, with the same arguments, is a retry
@@ -77,7 +77,7 @@ struct ResultArgs {
     gaps: Option<Vec<String>>,
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct TriageArgs {
     /// Names this write (e.g. a UUID); the same key again, with the same arguments, is a retry
@@ -139,9 +139,14 @@ fn write(state: &State, path: &Path, shown: &str, value: &Value) -> Result<(), R
     Ok(())
 }
 
-/// The call a key stands for: the tool and its arguments without the key.
-fn call_of(tool: &str, args: &impl std::fmt::Debug, key: &str) -> String {
-    format!("{tool} {args:?}").replacen(&format!("{key:?}"), "", 1)
+/// The call a key stands for: the tool and its arguments as parsed (every field, in the
+/// struct's order, defaults filled in), the key left out.
+fn call_of(tool: &str, args: &impl Serialize) -> String {
+    let mut v = serde_json::to_value(args).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("idempotency_key");
+    }
+    format!("{tool} {v}")
 }
 
 /// Write once per idempotency key: the first call runs `write` and its answer is kept; a retry
@@ -152,22 +157,19 @@ fn once(
     key: &str,
     write: impl FnOnce() -> Result<Value, Refusal>,
 ) -> Result<Done, Refusal> {
-    let seen = state
+    let (mut answer, replayed) = state
         .keys
-        .replay(key, &call)
-        .map_err(|u| Refusal::new(u.what, u.fix))?;
-    if let Some(mut answer) = seen {
+        .once(key, call, write)
+        .map_err(|u| Refusal::new(u.what, u.fix))??;
+    if replayed {
         answer["replayed"] = json!(true);
-        return Ok(Done::value(answer));
     }
-    let answer = write()?;
-    state.keys.remember(key, call, answer.clone());
     Ok(Done::value(answer))
 }
 
 fn record_result(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: ResultArgs = args("record_result", v)?;
-    once(state, call_of("record_result", &a, &a.idempotency_key), &a.idempotency_key, || {
+    once(state, call_of("record_result", &a), &a.idempotency_key, || {
         write_result(state, &a)
     })
 }
@@ -220,7 +222,7 @@ fn write_result(state: &State, a: &ResultArgs) -> Result<Value, Refusal> {
 
 fn record_triage(state: &State, v: Value) -> Result<Done, Refusal> {
     let a: TriageArgs = args("record_triage", v)?;
-    once(state, call_of("record_triage", &a, &a.idempotency_key), &a.idempotency_key, || {
+    once(state, call_of("record_triage", &a), &a.idempotency_key, || {
         write_triage(state, &a)
     })
 }
